@@ -1,0 +1,160 @@
+# ucopy - build, test, install.  `make help` lists the targets.
+#
+# Quiet by default; V=1 shows the commands.  Honours CC, CFLAGS, CPPFLAGS,
+# LDFLAGS, PREFIX, DESTDIR, LIBDIR, INCLUDEDIR, BINDIR.
+
+VERSION_MAJOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MAJOR \([0-9]*\)/\1/p' include/ucopy.h)
+VERSION_MINOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MINOR \([0-9]*\)/\1/p' include/ucopy.h)
+VERSION_PATCH := $(shell sed -n 's/^\#define UCOPY_VERSION_PATCH \([0-9]*\)/\1/p' include/ucopy.h)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+BASEFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -pthread $(WARN)
+ALL_CPPFLAGS := -Iinclude -Ilib $(CPPFLAGS)
+# Initial-exec TLS: the fault-tolerant fast path touches a thread-local flag
+# and must not pay for __tls_get_addr.
+LIB_CFLAGS := $(BASEFLAGS) -ftls-model=initial-exec $(CFLAGS)
+PRG_CFLAGS := $(BASEFLAGS) $(CFLAGS)
+LDLIBS  += -lm
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+
+B ?= build
+ARCH := $(shell $(CC) -dumpmachine | sed 's/-.*//')
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+LIB_SRC  := $(wildcard lib/*.c)
+ASM_SRC  := $(wildcard lib/kernels/$(ARCH)/*.S)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ASM_SRC:%.S=$(B)/%.o)
+PRG_SRC  := $(wildcard programs/*.c)
+PRG_OBJ  := $(PRG_SRC:%.c=$(B)/%.o)
+# Objects of the command that tests may link against (all but main.c).
+PRG_LIBOBJ := $(filter-out $(B)/programs/main.o,$(PRG_OBJ))
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+BENCH_SRC := $(wildcard tests/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
+
+SONAME := libucopy.so.$(VERSION_MAJOR)
+
+.PHONY: all lib check check-asan check-ubsan bench fuzz report install uninstall clean help
+all: lib $(B)/ucopy
+
+lib: $(B)/libucopy.a $(B)/libucopy.so
+
+help:
+	@echo "make            build $(B)/libucopy.a, $(B)/libucopy.so and $(B)/ucopy"
+	@echo "make check      build and run every test (last line: N passed, N failed)"
+	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
+	@echo "make bench      the speed comparisons, side by side"
+	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
+	@echo "make report     run the lab and write report.html"
+	@echo "make install    install header, libraries, ucopy.pc and the command"
+	@echo "make uninstall  remove what install installed"
+	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR"
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(PRG_CFLAGS)) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(ALL_CPPFLAGS) -Ilib/kernels/$(ARCH) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/libucopy.a: $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(B)/libucopy.so: $(LIB_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -pthread -Wl,-soname,$(SONAME) $(CFLAGS) $(LDFLAGS) -o $@.$(VERSION) $^ $(LDLIBS)
+	$(Q)ln -sf libucopy.so.$(VERSION) $(B)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
+
+$(B)/ucopy: $(PRG_OBJ) $(B)/libucopy.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $(PRG_OBJ) $(B)/libucopy.a $(LDLIBS)
+
+# Tests link the static library (to reach hidden internals) and the
+# command's objects (to test its parsers and statistics).
+$(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CPPFLAGS) -Iprograms $(PRG_CFLAGS) $(LDFLAGS) -o $@ $< $(PRG_LIBOBJ) $(B)/libucopy.a $(LDLIBS)
+
+check: all $(TEST_BIN)
+	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
+
+# ASan cannot see a fault ucopy recovers from as anything but a crash unless
+# it lets the application's SIGSEGV/SIGBUS handler run: allow_user_segv_handler
+# keeps ASan from replacing ucopy's handler, handle_segv/handle_sigbus=0 stop it
+# installing its own.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+check-asan:
+	$(Q)$(MAKE) --no-print-directory B=$(B)-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" \
+		ASAN_OPTIONS=allow_user_segv_handler=1:handle_segv=0:handle_sigbus=0:detect_leaks=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 check
+
+check-ubsan:
+	$(Q)$(MAKE) --no-print-directory B=$(B)-ubsan CFLAGS="-O2 -g -fsanitize=undefined -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=undefined" check
+
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+bench: all $(BENCH_BIN)
+	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)-fuzz/%)
+FUZZ_CC ?= clang
+fuzz:
+	$(Q)$(MAKE) --no-print-directory B=$(B)-fuzz CC=$(FUZZ_CC) \
+		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" lib $(addprefix $(B)-fuzz/,$(PRG_LIBOBJ:$(B)/%=%))
+	$(Q)$(MAKE) --no-print-directory B=$(B)-fuzz CC=$(FUZZ_CC) $(FUZZ_BIN)
+
+$(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
+	@$(if $(Q),echo "  FUZZ    $<")
+	$(Q)$(FUZZ_CC) $(ALL_CPPFLAGS) -Iprograms -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(filter-out $(B)-fuzz/programs/main.o,$(wildcard $(B)-fuzz/programs/*.o)) $(B)-fuzz/libucopy.a $(LDLIBS)
+
+report: all
+	$(Q)$(B)/ucopy report -o report.html && echo "report: $(CURDIR)/report.html"
+
+$(B)/ucopy.pc: ucopy.pc.in include/ucopy.h
+	@mkdir -p $(B)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' $< > $(B)/ucopy.pc
+
+install: all $(B)/ucopy.pc
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(Q)install -m 644 include/ucopy.h $(DESTDIR)$(INCLUDEDIR)/ucopy.h
+	$(Q)install -m 644 $(B)/libucopy.a $(DESTDIR)$(LIBDIR)/libucopy.a
+	$(Q)install -m 755 $(B)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION)
+	$(Q)ln -sf libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libucopy.so
+	$(Q)install -m 644 $(B)/ucopy.pc $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc
+	$(Q)install -m 755 $(B)/ucopy $(DESTDIR)$(BINDIR)/ucopy
+	@echo "installed ucopy $(VERSION) under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(LIBDIR)/libucopy.a \
+		$(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
+
+clean:
+	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz report.html report.json
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,320 @@
+/*
+ * ucopy.h - the libucopy API.
+ *
+ * libucopy is the Linux kernel's user-copy machinery brought to user space:
+ * memory copies that pick their strategy ("kernel") by CPU feature and size,
+ * and a fault-tolerant copy with the kernel's copy_from_user contract.
+ *
+ * This header is the documentation.  Everything it declares is exported from
+ * libucopy.so; nothing else is.  The library never prints, never exits, and
+ * reads only the environment variables listed under "Environment".
+ *
+ * Environment
+ *   UCOPY_POLICY   the policy ucopy_memcpy() uses: a named policy ("auto",
+ *                  "linux-6.4", ...) or policy text ("64:word,movsb").  An
+ *                  invalid value is ignored: "auto" is used and
+ *                  ucopy_active() says why.
+ *   UCOPY_PROFILE  path of a calibration profile (see ucopy_profile_load()).
+ */
+#ifndef UCOPY_H
+#define UCOPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#  define UCOPY_API __attribute__((visibility("default")))
+#else
+#  define UCOPY_API
+#endif
+
+#ifdef __cplusplus
+#  define UCOPY_RESTRICT
+#else
+#  define UCOPY_RESTRICT restrict
+#endif
+
+/*=====   Version   =====*/
+
+#define UCOPY_VERSION_MAJOR 0
+#define UCOPY_VERSION_MINOR 1
+#define UCOPY_VERSION_PATCH 0
+#define UCOPY_VERSION_NUMBER \
+	(UCOPY_VERSION_MAJOR * 10000 + UCOPY_VERSION_MINOR * 100 + UCOPY_VERSION_PATCH)
+
+/*! ucopy_version_string() :
+ * @return : the library's version as "MAJOR.MINOR.PATCH".  It may differ from
+ *           the UCOPY_VERSION_* this header was compiled with when the shared
+ *           library was upgraded underneath a program. */
+UCOPY_API const char *ucopy_version_string(void);
+
+/*=====   Copies   =====*/
+
+/*! ucopy_memcpy() :
+ * Copies n bytes from src to dst, which must not overlap, with the active
+ * policy (see ucopy_active()).  A fault inside it is not recovered: the
+ * process gets SIGSEGV or SIGBUS exactly as with memcpy().
+ * @return : dst. */
+UCOPY_API void *ucopy_memcpy(void *UCOPY_RESTRICT dst,
+			     const void *UCOPY_RESTRICT src, size_t n);
+
+/*! ucopy_memmove() :
+ * Copies n bytes from src to dst; the regions may overlap.
+ * @return : dst. */
+UCOPY_API void *ucopy_memmove(void *dst, const void *src, size_t n);
+
+/*=====   Fault-tolerant copies   =====
+ * The contract is the Linux kernel's copy_from_user(), made strict.  With r
+ * the value returned for a copy of n bytes:
+ *  1. 0 <= r <= n, and r == 0 exactly when the whole copy succeeded;
+ *  2. dst[0 .. n-r) equals src[0 .. n-r);
+ *  3. nothing at or after dst + n - r is written (ucopy_from() excepted, see
+ *     below), and nothing outside dst[0 .. n) ever is;
+ *  4. byte-exact: if the first byte that faults (in src or in dst) is at
+ *     offset k, then r == n - k;
+ *  5. a fault at offset 0 returns n;
+ *  6. src is never written;
+ *  7. a fault outside a fault-tolerant copy is not touched: the handler the
+ *     application installed runs, or the process dies of the signal.
+ * src and dst must not overlap.  A fault is a SIGSEGV or SIGBUS raised by an
+ * access of the copy itself (unmapped or protected page, file mapping cut
+ * short by ftruncate).  The first fault-tolerant call installs ucopy's signal
+ * handler if ucopy_fault_init() was not called. */
+
+/*! ucopy_try() :
+ * @return : the number of bytes not copied (0 on success).  On failure the
+ *           destination past the copied prefix is left as it was. */
+UCOPY_API size_t ucopy_try(void *dst, const void *src, size_t n);
+
+/*! ucopy_from() :
+ * ucopy_try(), then zero-fills dst[n-r .. n) as the kernel's copy_from_user()
+ * does (the zero-fill itself is a plain store and must not fault).
+ * @return : the number of bytes not copied (0 on success). */
+UCOPY_API size_t ucopy_from(void *dst, const void *src, size_t n);
+
+/*! ucopy_fault_init() :
+ * Installs ucopy's SIGSEGV and SIGBUS handler, remembering the handlers in
+ * place so that faults that are not ucopy's reach them unchanged.  Calling it
+ * again re-installs ucopy's handler if something replaced it (the replacement
+ * then becomes the handler faults are passed to).  Thread-safe.
+ * @return : 0 on success, -1 with errno set if sigaction() failed. */
+UCOPY_API int ucopy_fault_init(void);
+
+/*! ucopy_fault_installed() :
+ * @return : 1 if ucopy's handler is the installed handler for both SIGSEGV and
+ *           SIGBUS, 0 otherwise (never installed, or replaced since). */
+UCOPY_API int ucopy_fault_installed(void);
+
+/*=====   CPU   =====*/
+
+/* Feature bits.  A vector feature is reported only when the OS has enabled its
+ * register state (XGETBV), since only then can it be used. */
+enum ucopy_feature {
+	UCOPY_FEAT_SSE2,
+	UCOPY_FEAT_AVX,
+	UCOPY_FEAT_AVX2,
+	UCOPY_FEAT_AVX512F,
+	UCOPY_FEAT_AVX512BW,
+	UCOPY_FEAT_AVX512VL,
+	UCOPY_FEAT_ERMS,     /* enhanced rep movsb/stosb */
+	UCOPY_FEAT_FSRM,     /* fast short rep movsb */
+	UCOPY_FEAT_FZRM,     /* fast zero-length rep movsb */
+	UCOPY_FEAT_FSRS,     /* fast short rep stosb */
+	UCOPY_FEAT_FSRC,     /* fast short rep cmpsb/scasb */
+	UCOPY_FEAT_REP_GOOD, /* rep movsq is good (the kernel's X86_FEATURE_REP_GOOD) */
+	UCOPY_FEAT_INVARIANT_TSC,
+	UCOPY_FEAT_ASIMD,    /* aarch64 Advanced SIMD */
+	UCOPY_FEAT_COUNT
+};
+#define UCOPY_F(name) (UINT64_C(1) << UCOPY_FEAT_##name)
+
+/* What ucopy detected about the CPU it runs on. */
+struct ucopy_cpu {
+	char arch[16];       /* "x86_64", "aarch64" */
+	char vendor[16];     /* "GenuineIntel", "AuthenticAMD", ... */
+	unsigned family, model, stepping;
+	char brand[64];
+	uint64_t features;   /* UCOPY_F() bits */
+	size_t l1d, l2, l3;  /* data cache sizes in bytes, 0 when unknown */
+};
+
+/*! ucopy_cpu() :
+ * Detects the CPU once (thread-safe); later calls return the same object.
+ * @return : never NULL. */
+UCOPY_API const struct ucopy_cpu *ucopy_cpu(void);
+
+/*! ucopy_feature_name() :
+ * @return : the lowercase name of feature bit `bit` ("erms", "avx2", ...), or
+ *           NULL if bit >= UCOPY_FEAT_COUNT. */
+UCOPY_API const char *ucopy_feature_name(unsigned bit);
+
+/*! ucopy_features_parse() :
+ * Applies a feature list to `base`: "erms,-fsrm" adds erms and removes fsrm;
+ * "none" (alone or first) starts from the empty set instead of base.
+ * @return : 0 and the set in *out, or -1 with a message naming the bad token
+ *           in err (always NUL-terminated when errlen > 0). */
+UCOPY_API int ucopy_features_parse(const char *list, uint64_t base,
+				   uint64_t *out, char *err, size_t errlen);
+
+/*=====   Kernels   =====
+ * A kernel is one copy strategy.  Every kernel has the same interface: it
+ * copies n bytes from src to dst (no overlap) and returns {dst, left}, where
+ * left is the number of bytes not copied: always 0, except when a
+ * fault-capable kernel faults inside a fault-tolerant copy.  The pair is
+ * returned in registers (rax:rdx on x86-64), so a kernel serves as memcpy()
+ * without a wrapper. */
+
+struct ucopy_ret {
+	void *dst;
+	size_t left;
+};
+typedef struct ucopy_ret (*ucopy_kernel_fn)(void *UCOPY_RESTRICT dst,
+					    const void *UCOPY_RESTRICT src,
+					    size_t n);
+
+#define UCOPY_KERNEL_FAULT_CAPABLE 1u /* every faulting access has a fixup */
+
+struct ucopy_kernel {
+	const char *name;     /* "movsb" */
+	const char *summary;  /* one line: what it does */
+	uint64_t requires;    /* UCOPY_F() bits the CPU must have */
+	unsigned flags;       /* UCOPY_KERNEL_* */
+	ucopy_kernel_fn fn;
+};
+
+/*! ucopy_kernel_count(), ucopy_kernel_at() :
+ * The table of every kernel built for this architecture, supported by the
+ * running CPU or not.
+ * @return : ucopy_kernel_at() returns NULL when i >= ucopy_kernel_count(). */
+UCOPY_API size_t ucopy_kernel_count(void);
+UCOPY_API const struct ucopy_kernel *ucopy_kernel_at(size_t i);
+
+/*! ucopy_kernel_find() :
+ * @return : the kernel called `name`, or NULL. */
+UCOPY_API const struct ucopy_kernel *ucopy_kernel_find(const char *name);
+
+/*! ucopy_kernel_supported() :
+ * @return : 1 if `features` has everything kernel k requires, else 0. */
+UCOPY_API int ucopy_kernel_supported(const struct ucopy_kernel *k,
+				     uint64_t features);
+
+/*! ucopy_kernel_fault_capable() :
+ * @return : k itself when it can be used for a fault-tolerant copy, else the
+ *           nearest fault-capable kernel the running CPU supports (for `libc`:
+ *           the best vector kernel).  Never NULL for a non-NULL k. */
+UCOPY_API const struct ucopy_kernel *
+ucopy_kernel_fault_capable(const struct ucopy_kernel *k);
+
+/*=====   Policies   =====
+ * A policy maps size classes to kernels.  Text form:
+ *   POLICY := RULE { "," RULE }
+ *   RULE   := [ LIMIT ":" ] KERNEL   the rule applies to sizes below LIMIT;
+ *                                    only the last rule has no LIMIT
+ *   LIMIT  := decimal number with optional K, M or G suffix (powers of 1024)
+ * e.g. "8:byte,64:word,2K:avx2,24M:movsb,nt".  Limits are strictly
+ * increasing. */
+
+#define UCOPY_MAX_RULES 16
+
+struct ucopy_rule {
+	size_t limit;                      /* sizes < limit; SIZE_MAX for the last */
+	const struct ucopy_kernel *kernel;
+};
+
+struct ucopy_policy {
+	unsigned nrules;                   /* 1 .. UCOPY_MAX_RULES */
+	struct ucopy_rule rule[UCOPY_MAX_RULES];
+	char name[32];                     /* named policy it came from, or "" */
+};
+
+/*! ucopy_policy_parse() :
+ * Parses policy text.  Kernel names are checked against the table, not
+ * against the CPU (see ucopy_policy_fit()).
+ * @return : 0 on success, or -1 with a message naming the bad token in err. */
+UCOPY_API int ucopy_policy_parse(struct ucopy_policy *p, const char *text,
+				 char *err, size_t errlen);
+
+/*! ucopy_policy_format() :
+ * Writes p in text form (limits with K/M/G suffix where exact).
+ * @return : the length of the full text (as snprintf does); the output is
+ *           truncated but NUL-terminated when len is too small. */
+UCOPY_API size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf,
+				     size_t len);
+
+/*! ucopy_policy_resolve() :
+ * Resolves `spec` for a CPU with `features`: a named policy ("linux-4.19",
+ * "axboe-2018", "linux-6.3", "linux-6.4-rc1", "linux-6.4", "linux-6.6",
+ * "auto"), a single kernel name, or policy text.  Named policies follow what
+ * those kernels did for user copies with that feature set, and are not
+ * changed to suit the running CPU: pass the result to ucopy_policy_fit()
+ * before running it.
+ * @return : 0 on success, or -1 with a message naming the bad input in err. */
+UCOPY_API int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
+				   uint64_t features, char *err, size_t errlen);
+
+/*! ucopy_policy_fit() :
+ * Replaces every kernel that a CPU with `features` cannot run by the nearest
+ * one it can (avx512 -> avx2 -> sse2, fsrm/erms kernels stay: rep movsb runs
+ * everywhere), describing each replacement in note.
+ * @return : the number of rules changed (0: note is ""). */
+UCOPY_API int ucopy_policy_fit(struct ucopy_policy *p, uint64_t features,
+			       char *note, size_t notelen);
+
+/*! ucopy_policy_kernel() :
+ * @return : the kernel p uses for a copy of n bytes. */
+UCOPY_API const struct ucopy_kernel *
+ucopy_policy_kernel(const struct ucopy_policy *p, size_t n);
+
+/*! ucopy_policy_copy() :
+ * Copies n bytes with p's kernel for n (no fault recovery), as the lab times
+ * a policy.  p must have passed ucopy_policy_fit() for the running CPU.
+ * @return : dst. */
+UCOPY_API void *ucopy_policy_copy(const struct ucopy_policy *p,
+				  void *UCOPY_RESTRICT dst,
+				  const void *UCOPY_RESTRICT src, size_t n);
+
+/*! ucopy_policy_try() :
+ * ucopy_try() through p (kernels that are not fault-capable replaced as by
+ * ucopy_kernel_fault_capable()).
+ * @return : the number of bytes not copied. */
+UCOPY_API size_t ucopy_policy_try(const struct ucopy_policy *p,
+				  void *UCOPY_RESTRICT dst,
+				  const void *UCOPY_RESTRICT src, size_t n);
+
+/*=====   The active policy   =====*/
+
+enum ucopy_source {
+	UCOPY_SOURCE_DEFAULT,  /* "auto" */
+	UCOPY_SOURCE_ENV,      /* UCOPY_POLICY */
+	UCOPY_SOURCE_PROFILE   /* a calibration profile */
+};
+
+struct ucopy_active {
+	const struct ucopy_policy *policy;
+	enum ucopy_source source;
+	const char *reason;  /* why this source: "" normally; the error when
+				UCOPY_POLICY or a profile was rejected, or the
+				kernels ucopy_policy_fit() replaced */
+	const char *profile; /* the profile path that was looked at, or "" */
+};
+
+/*! ucopy_active() :
+ * Resolves the active policy on first use (thread-safe): UCOPY_POLICY when set
+ * and valid, else a calibration profile that loads, else "auto".  An invalid
+ * setting never applies half a policy.
+ * @return : what ucopy_memcpy() uses and why; never fails. */
+UCOPY_API const struct ucopy_active *ucopy_active(void);
+
+/*! ucopy_source_name() :
+ * @return : "default", "UCOPY_POLICY" or "profile". */
+UCOPY_API const char *ucopy_source_name(enum ucopy_source s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UCOPY_H */

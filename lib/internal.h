@@ -1,0 +1,49 @@
+/*
+ * internal.h - what the pieces of libucopy share and do not export.
+ */
+#ifndef UCOPY_INTERNAL_H
+#define UCOPY_INTERNAL_H
+
+#include "ucopy.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* One entry of the exception table: a kernel instruction that may fault and
+ * where to resume when it does.  The kernels emit entries (EXTABLE() in
+ * kernels/<arch>/asm.h) into the section "ucopy_extable"; the linker brackets
+ * it with __start_/__stop_ symbols.  Entries are absolute addresses so the
+ * table can be sorted in place once, before the handler is installed. */
+struct extable_entry {
+	uintptr_t insn;
+	uintptr_t fixup;
+};
+extern struct extable_entry __start_ucopy_extable[] HIDDEN;
+extern struct extable_entry __stop_ucopy_extable[] HIDDEN;
+
+/* The kernels (lib/kernels/<arch>/), each a ucopy_kernel_fn. */
+#define KERNEL_DECL(name) \
+	struct ucopy_ret ucopy_k_##name(void *restrict, const void *restrict, \
+					size_t) HIDDEN
+KERNEL_DECL(byte);
+KERNEL_DECL(word);
+KERNEL_DECL(unrolled);
+KERNEL_DECL(movsq);
+KERNEL_DECL(movsb);
+KERNEL_DECL(movsb_safe);
+KERNEL_DECL(sse2);
+KERNEL_DECL(avx2);
+KERNEL_DECL(avx512);
+KERNEL_DECL(nt);
+
+/* Backward copy for overlapping memmove with dst > src (kernels/<arch>/). */
+void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;
+/* Forward copy safe for overlapping memmove with dst < src. */
+void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n) HIDDEN;
+
+/* The fault-tolerant state of the calling thread: nonzero while it runs a
+ * fault-tolerant copy (fault.c). */
+extern __thread int ucopy_in_try HIDDEN;
+
+#endif

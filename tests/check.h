@@ -1,0 +1,62 @@
+/*
+ * check.h - the unit tests' harness.
+ *
+ * A test program reports one line per check group: "PASS name", "FAIL name:
+ * what" or "SKIP name: why".  tests/run.sh adds them up.  CHECK() records a
+ * failure with its location and the first few are printed; the program's exit
+ * status is non-zero when anything failed.
+ */
+#ifndef UCOPY_TEST_CHECK_H
+#define UCOPY_TEST_CHECK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_failures;   /* in the current group */
+static int check_failed_groups;
+
+static void check_fail(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), unused));
+static void check_fail(const char *file, int line, const char *fmt, ...)
+{
+	if (check_failures++ < 10) {
+		va_list ap;
+		fprintf(stdout, "  %s:%d: ", file, line);
+		va_start(ap, fmt);
+		vfprintf(stdout, fmt, ap);
+		va_end(ap);
+		fputc('\n', stdout);
+	}
+}
+
+/* CHECK(cond, fmt, ...): records a failure (with the message) unless cond. */
+#define CHECK(cond, ...) \
+	do { if (!(cond)) check_fail(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+
+/* Ends a group: prints PASS or FAIL and resets the failure count. */
+static void __attribute__((unused)) check_group(const char *name)
+{
+	if (check_failures) {
+		printf("FAIL %s: %d failed check%s\n", name, check_failures,
+		       check_failures == 1 ? "" : "s");
+		check_failed_groups++;
+	} else {
+		printf("PASS %s\n", name);
+	}
+	check_failures = 0;
+	fflush(stdout);
+}
+
+static void __attribute__((unused)) check_skip(const char *name, const char *why)
+{
+	printf("SKIP %s: %s\n", name, why);
+	fflush(stdout);
+}
+
+static int __attribute__((unused)) check_exit(void)
+{
+	return check_failed_groups ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Runs the test programs given as arguments and the CLI tests in tests/cli/,
+# then prints "N passed, N failed[, N skipped]" as the last line.
+# A program that dies, or exits non-zero without reporting a FAIL, counts as
+# one more failure.
+B=${B:-build}
+export B
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+run() {
+	name=$1; shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: exit status $rc"
+		fail=$((fail + 1))
+	fi
+}
+for t in "$@"; do
+	run "$t" "$t"
+done
+for t in tests/cli/*.sh; do
+	[ -f "$t" ] && run "$t" sh "$t"
+done
+if [ $skip -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ $fail -eq 0 ]
