@@ -17,6 +17,8 @@ ALL_CPPFLAGS := -Iinclude -Ilib $(CPPFLAGS)
 # and must not pay for __tls_get_addr.
 LIB_CFLAGS := $(BASEFLAGS) -ftls-model=initial-exec $(CFLAGS)
 PRG_CFLAGS := $(BASEFLAGS) $(CFLAGS)
+# The command reports the flags it was built with next to its numbers.
+PRG_CPPFLAGS := -DUCOPY_CFLAGS='"$(strip $(CFLAGS))"'
 LDLIBS  += -lm
 
 PREFIX     ?= /usr/local
@@ -67,7 +69,7 @@ help:
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(PRG_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(PRG_CPPFLAGS) $(PRG_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)

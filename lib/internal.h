@@ -42,8 +42,13 @@ void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;
 /* Forward copy safe for overlapping memmove with dst < src. */
 void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n) HIDDEN;
 
+/* The compiled active policy (dispatch.c): what ucopy_memcpy jumps to, and
+ * the same with every kernel fault-capable, for the fault-tolerant copies. */
+extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
+extern ucopy_kernel_fn ucopy_try_impl HIDDEN;
+
 /* The fault-tolerant state of the calling thread: nonzero while it runs a
  * fault-tolerant copy (fault.c). */
-extern __thread int ucopy_in_try HIDDEN;
+extern __thread volatile int ucopy_in_try HIDDEN;
 
 #endif

@@ -1,0 +1,163 @@
+/*
+ * dispatch.c - the active policy and the copies that run through it.
+ *
+ * The active policy is resolved once, at first use, into a compiled table of
+ * (limit, function) pairs; ucopy_memcpy (kernels/<arch>/entry.S) jumps
+ * through ucopy_memcpy_impl, which is either the one kernel of a one-rule
+ * policy or dispatch_rules().  The fault-tolerant copies get a second table
+ * in which kernels that cannot recover from a fault are replaced.
+ */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct compiled_rule {
+	size_t limit;
+	ucopy_kernel_fn fn;
+};
+
+static struct compiled_rule plain[UCOPY_MAX_RULES], tolerant[UCOPY_MAX_RULES];
+static struct ucopy_policy policy;
+static char reason[512];
+static char profile_path[256];
+static struct ucopy_active active = { &policy, UCOPY_SOURCE_DEFAULT, reason, profile_path };
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, size_t);
+static struct ucopy_ret resolve_then_try(void *restrict, const void *restrict, size_t);
+
+/* Written once, under `once`; read by entry.S and by fault.c. */
+ucopy_kernel_fn ucopy_memcpy_impl = resolve_then_copy;
+ucopy_kernel_fn ucopy_try_impl = resolve_then_try;
+
+/* The last rule's limit is SIZE_MAX, and no object has SIZE_MAX bytes, so the
+ * scan always stops inside the table. */
+static struct ucopy_ret dispatch_rules(void *restrict dst,
+				       const void *restrict src, size_t n)
+{
+	const struct compiled_rule *r = plain;
+	while (n >= r->limit)
+		r++;
+	return r->fn(dst, src, n);
+}
+
+static struct ucopy_ret dispatch_tolerant(void *restrict dst,
+					  const void *restrict src, size_t n)
+{
+	const struct compiled_rule *r = tolerant;
+	while (n >= r->limit)
+		r++;
+	return r->fn(dst, src, n);
+}
+
+static void compile(const struct ucopy_policy *p)
+{
+	for (unsigned i = 0; i < p->nrules; i++) {
+		size_t limit = i + 1 == p->nrules ? SIZE_MAX : p->rule[i].limit;
+		plain[i] = (struct compiled_rule){ limit, p->rule[i].kernel->fn };
+		tolerant[i] = (struct compiled_rule){
+			limit, ucopy_kernel_fault_capable(p->rule[i].kernel)->fn };
+	}
+	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn : dispatch_rules;
+	ucopy_kernel_fn try = p->nrules == 1 ? tolerant[0].fn : dispatch_tolerant;
+	__atomic_store_n(&ucopy_try_impl, try, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
+}
+
+/* Resolves spec for the running CPU; on failure *p is untouched. */
+static int resolve_for_cpu(struct ucopy_policy *p, const char *spec,
+			   char *note, size_t len)
+{
+	struct ucopy_policy tmp;
+	uint64_t features = ucopy_cpu()->features;
+	if (ucopy_policy_resolve(&tmp, spec, features, note, len) != 0)
+		return -1;
+	ucopy_policy_fit(&tmp, features, note, len);
+	*p = tmp;
+	return 0;
+}
+
+static void resolve_active(void)
+{
+	char err[256] = "";
+	const char *env = getenv("UCOPY_POLICY");
+
+	if (env && resolve_for_cpu(&policy, env, err, sizeof err) == 0) {
+		active.source = UCOPY_SOURCE_ENV;
+		snprintf(reason, sizeof reason, "%s", err);
+	} else {
+		if (env)
+			snprintf(reason, sizeof reason,
+				 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
+		char note[256] = "";
+		/* "auto" always resolves: it is built from the table. */
+		resolve_for_cpu(&policy, "auto", note, sizeof note);
+		if (note[0]) {
+			size_t used = strlen(reason);
+			snprintf(reason + used, sizeof reason - used, "%s%s",
+				 used ? "; " : "", note);
+		}
+		active.source = UCOPY_SOURCE_DEFAULT;
+	}
+	compile(&policy);
+}
+
+const struct ucopy_active *ucopy_active(void)
+{
+	pthread_once(&once, resolve_active);
+	return &active;
+}
+
+const char *ucopy_source_name(enum ucopy_source s)
+{
+	switch (s) {
+	case UCOPY_SOURCE_ENV: return "UCOPY_POLICY";
+	case UCOPY_SOURCE_PROFILE: return "profile";
+	default: return "default";
+	}
+}
+
+static struct ucopy_ret resolve_then_copy(void *restrict dst,
+					  const void *restrict src, size_t n)
+{
+	ucopy_active();
+	return ucopy_memcpy_impl(dst, src, n);
+}
+
+static struct ucopy_ret resolve_then_try(void *restrict dst,
+					 const void *restrict src, size_t n)
+{
+	ucopy_active();
+	return __atomic_load_n(&ucopy_try_impl, __ATOMIC_ACQUIRE)(dst, src, n);
+}
+
+void *ucopy_memmove(void *dst, const void *src, size_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	if (d - s >= n && s - d >= n)
+		return ucopy_memcpy(dst, src, n);
+	if (d > s)
+		return ucopy_copy_backward(dst, src, n);
+	if (d < s)
+		return ucopy_copy_forward_overlap(dst, src, n);
+	return dst;
+}
+
+const struct ucopy_kernel *ucopy_policy_kernel(const struct ucopy_policy *p,
+					       size_t n)
+{
+	unsigned i = 0;
+	while (i + 1 < p->nrules && n >= p->rule[i].limit)
+		i++;
+	return p->rule[i].kernel;
+}
+
+void *ucopy_policy_copy(const struct ucopy_policy *p, void *restrict dst,
+			const void *restrict src, size_t n)
+{
+	return ucopy_policy_kernel(p, n)->fn(dst, src, n).dst;
+}

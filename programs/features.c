@@ -1,0 +1,106 @@
+/*
+ * features.c - `ucopy features`: what libucopy detected and what it chose.
+ */
+#include "cli.h"
+#include "json.h"
+#include "machine.h"
+#include "ucopy.h"
+
+#include <string.h>
+
+void help_features(FILE *f)
+{
+	fputs("usage: ucopy features [--json]\n\n"
+	      "Prints the CPU, every copy-relevant feature as present or absent, the\n"
+	      "data caches, the kernels this CPU can run, and the policy ucopy_memcpy\n"
+	      "uses with where it came from (default, UCOPY_POLICY, or a profile) and,\n"
+	      "when a setting was rejected, why.\n\n"
+	      "  --json   one JSON object: cpu {vendor, family, model, stepping, brand},\n"
+	      "           features [names present], caches {l1d, l2, l3} in bytes,\n"
+	      "           kernels [{name, supported}], policy, policy_source,\n"
+	      "           policy_reason\n", f);
+}
+
+static void print_json(const struct ucopy_cpu *c, const char *policy,
+		       const struct ucopy_active *a)
+{
+	struct json j;
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	machine_json_cpu(&j);
+	json_key(&j, "kernels");
+	json_begin_array(&j);
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		json_begin_object(&j);
+		json_key(&j, "name"); json_string(&j, k->name);
+		json_key(&j, "supported");
+		json_bool(&j, ucopy_kernel_supported(k, c->features));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "policy"); json_string(&j, policy);
+	json_key(&j, "policy_source"); json_string(&j, ucopy_source_name(a->source));
+	json_key(&j, "policy_reason"); json_string(&j, a->reason);
+	json_key(&j, "profile"); json_string(&j, a->profile);
+	json_key(&j, "version"); json_string(&j, ucopy_version_string());
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+static void print_text(const struct ucopy_cpu *c, const char *policy,
+		       const struct ucopy_active *a)
+{
+	char l1[16], l2[16], l3[16];
+	printf("cpu       %s\n", c->brand[0] ? c->brand : "unknown");
+	printf("          %s %s, family %u model %u stepping %u\n", c->arch,
+	       c->vendor, c->family, c->model, c->stepping);
+	printf("features ");
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
+		if (b && b % 5 == 0)
+			printf("\n         ");
+		printf(" %-13s %-4s", ucopy_feature_name(b),
+		       c->features & (UINT64_C(1) << b) ? "yes" : "no");
+	}
+	machine_format_size(c->l1d, l1, sizeof l1);
+	machine_format_size(c->l2, l2, sizeof l2);
+	machine_format_size(c->l3, l3, sizeof l3);
+	printf("\ncaches    L1d %s, L2 %s, L3 %s\n", l1, l2, l3);
+	printf("kernels  ");
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		printf(" %s%s", k->name,
+		       ucopy_kernel_supported(k, c->features) ? "" : "(unsupported)");
+	}
+	printf("\npolicy    %s\n", policy);
+	printf("source    %s", ucopy_source_name(a->source));
+	if (a->source == UCOPY_SOURCE_DEFAULT)
+		printf(" (auto)");
+	else if (a->source == UCOPY_SOURCE_PROFILE)
+		printf(" (%s)", a->profile);
+	printf("\n");
+	if (a->reason[0])
+		printf("reason    %s\n", a->reason);
+}
+
+int cmd_features(int argc, char **argv)
+{
+	int json = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (argv[i][0] == '-')
+			return cli_usage_error("features", "unknown option '%s'", argv[i]);
+		else
+			return cli_usage_error("features", "unexpected argument '%s'", argv[i]);
+	}
+	const struct ucopy_cpu *c = ucopy_cpu();
+	const struct ucopy_active *a = ucopy_active();
+	char policy[512];
+	ucopy_policy_format(a->policy, policy, sizeof policy);
+	if (json)
+		print_json(c, policy, a);
+	else
+		print_text(c, policy, a);
+	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+}

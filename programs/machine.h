@@ -1,0 +1,30 @@
+/*
+ * machine.h - the machine a result was measured on: CPU, features, caches,
+ * kernel, compiler and flags.  Every result the lab prints carries it.
+ */
+#ifndef UCOPY_MACHINE_H
+#define UCOPY_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json.h"
+
+/* "name,name,..." of the features in `features` (lowercase). */
+void machine_features_string(uint64_t features, char *buf, size_t len);
+/* One line: "Intel(R) Xeon(R) ... (GenuineIntel 6/207/2), L1d 48K L2 2M L3 300M". */
+void machine_cpu_line(char *buf, size_t len);
+/* A size as "48K", "2M", "4352" (exact) for tables. */
+void machine_format_size(size_t n, char *buf, size_t len);
+/* The kernel release (uname -r), the compiler, the flags ucopy was built with. */
+const char *machine_kernel(void);
+const char *machine_compiler(void);
+const char *machine_cflags(void);
+/* Writes the keys cpu {arch, vendor, family, model, stepping, brand},
+ * features [...] and caches {l1d, l2, l3} into the object being written. */
+void machine_json_cpu(struct json *j);
+/* Writes the "machine" object: cpu {vendor, family, model, stepping, brand},
+ * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date. */
+void machine_json(struct json *j);
+
+#endif

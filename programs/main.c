@@ -1,0 +1,77 @@
+/*
+ * main.c - the ucopy command: a copy-performance lab over libucopy.
+ */
+#include "cli.h"
+#include "ucopy.h"
+
+#include <string.h>
+
+static const struct command commands[] = {
+	{ "features", "the CPU, its copy features and caches, and the active policy",
+	  cmd_features, help_features },
+	{ "bench", "time kernels and policies over sizes, alignments, distances and caches",
+	  cmd_bench, help_bench },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ucopy COMMAND [OPTIONS]\n"
+		   "       ucopy help COMMAND | --help | --version\n\n"
+		   "ucopy is a copy-performance lab for libucopy %s.\n\ncommands:\n",
+		ucopy_version_string());
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\nenvironment:\n"
+	      "  UCOPY_POLICY   policy for ucopy_memcpy (a name or policy text)\n"
+	      "  UCOPY_PROFILE  calibration profile to load\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *a = argv[1];
+	if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(a, "--version")) {
+		printf("ucopy %s\n", ucopy_version_string());
+		return EXIT_OK;
+	}
+	if (!strcmp(a, "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if (argc > 3)
+			return cli_usage_error(NULL, "unexpected argument '%s'", argv[3]);
+		const struct command *c = find(argv[2]);
+		if (!c)
+			return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+		c->help(stdout);
+		return EXIT_OK;
+	}
+	if (a[0] == '-')
+		return cli_usage_error(NULL, "unknown option '%s'", a);
+	const struct command *c = find(a);
+	if (!c)
+		return cli_usage_error(NULL, "unknown command '%s'", a);
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			c->help(stdout);
+			return EXIT_OK;
+		}
+	return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,68 @@
+# CLI tests: ucopy features, --help, --version and the error cases.
+. tests/cli/lib.sh
+
+run features
+expect "features: prints cpu, caches and policy" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^cpu ' '$out' && grep -q '^caches ' '$out' && grep -q '^policy ' '$out' && grep -q '^source    default' '$out'"
+
+run features --json
+expect "features --json parses" json_ok
+expect "features --json has the documented keys" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("vendor", "family", "model", "stepping", "brand"):
+    assert k in d["cpu"], k
+assert isinstance(d["features"], list) and all(f == f.lower() for f in d["features"])
+for k in ("l1d", "l2", "l3"):
+    assert isinstance(d["caches"][k], int), k
+assert d["policy"] and d["policy_source"] == "default"
+' "$out"
+
+# The features the library reports agree with the kernel's view of the CPU.
+if [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
+	expect "features --json agrees with /proc/cpuinfo" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+flags = set(next(l for l in open("/proc/cpuinfo") if l.startswith("flags")).split(":")[1].split())
+for f in ("erms", "fsrm", "avx2", "avx512f", "sse2"):
+    assert (f in flags) == (f in d["features"]), f
+' "$out"
+fi
+
+UCOPY_POLICY=bogus run features
+expect "UCOPY_POLICY=bogus falls back and says why" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^source    default' '$out' && grep -q \"reason .*UCOPY_POLICY='bogus' ignored\" '$out'"
+
+UCOPY_POLICY=bogus run features --json
+expect "UCOPY_POLICY=bogus: JSON reason" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "default" and "bogus" in d["policy_reason"], d
+' "$out"
+
+UCOPY_POLICY='64:word,movsb' run features --json
+expect "UCOPY_POLICY policy text is used" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "UCOPY_POLICY" and d["policy"] == "64:word,movsb", d
+' "$out"
+
+UCOPY_POLICY='linux-6.4' run features
+expect "UCOPY_POLICY named policy is used" grep -q '^source    UCOPY_POLICY' "$out"
+
+run --version
+expect "--version" sh -c "[ $rc -eq 0 ] && grep -q '^ucopy [0-9]*\.[0-9]*\.[0-9]*$' '$out'"
+run --help
+expect "--help lists the commands" sh -c "[ $rc -eq 0 ] && grep -q 'features' '$out' && grep -q 'bench' '$out'"
+run help features
+expect "help features" sh -c "[ $rc -eq 0 ] && grep -q 'usage: ucopy features' '$out'"
+run features --help
+expect "features --help" sh -c "[ $rc -eq 0 ] && grep -q 'usage: ucopy features' '$out'"
+
+usage_error "unknown command" "unknown command 'frobnicate'" frobnicate
+usage_error "unknown option" "unknown option '--frob'" --frob
+usage_error "features: unknown option" "unknown option '--xml'" features --xml
+usage_error "features: stray argument" "unexpected argument 'extra'" features extra
+usage_error "help: unknown command" "unknown command 'nope'" help nope
+run
+expect "no command: usage on stderr, exit 2" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -q usage '$err'"

@@ -1,0 +1,37 @@
+# Sourced by the CLI tests: runs the command and reports PASS/FAIL lines in
+# the format tests/run.sh counts.
+B=${B:-build}
+UCOPY=${UCOPY:-$B/ucopy}
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# run ARGS...: runs ucopy, leaving stdout in $out, stderr in $err, status in $rc.
+run() {
+	"$UCOPY" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+# expect NAME COND...: PASS if the shell test COND succeeds, else FAIL with
+# what the command printed.
+expect() {
+	name=$1; shift
+	if "$@"; then
+		echo "PASS $name"
+	else
+		echo "FAIL $name: [$*] rc=$rc"
+		sed 's/^/  stdout: /' "$out" | head -5
+		sed 's/^/  stderr: /' "$err" | head -5
+	fi
+}
+
+# usage_error NAME PATTERN ARGS...: the command must exit 2 with one line on
+# stderr that matches PATTERN and print nothing on stdout.
+usage_error() {
+	name=$1 pattern=$2; shift 2
+	run "$@"
+	expect "$name" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q -- '$pattern' '$err'"
+}
+
+json_ok() {
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" 2>/dev/null
+}
