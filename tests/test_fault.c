@@ -1,0 +1,585 @@
+/*
+ * test_fault.c - the fault-tolerant copy contract (include/ucopy.h, rules 1-7)
+ * for every fault-capable kernel, for `libc` (replaced by a fault-capable
+ * kernel) and for the active policy through ucopy_try()/ucopy_from().
+ *
+ * Faults are made with mprotect'ed pages and a truncated file mapping; the
+ * chaining rules are checked in child processes, since their failure mode is
+ * the death of the process.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define GUARD 0xAA
+
+static size_t page;
+
+struct variant {
+	char name[48];
+	struct ucopy_policy policy;
+	int active;   /* 1: ucopy_try(), the active policy */
+};
+
+static struct variant variants[32];
+static int nvariants;
+
+static size_t try_copy(const struct variant *v, void *dst, const void *src, size_t n)
+{
+	return v->active ? ucopy_try(dst, src, n) : ucopy_policy_try(&v->policy, dst, src, n);
+}
+
+static unsigned char pattern(size_t i)
+{
+	unsigned char c = (unsigned char)((i * 131 + 7) % 251);
+	return c == GUARD ? 0x55 : c;
+}
+
+static void *map(size_t len, int prot)
+{
+	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return p;
+}
+
+static void setup_variants(void)
+{
+	uint64_t features = ucopy_cpu()->features;
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		if (!ucopy_kernel_supported(k, features)) {
+			char name[64];
+			snprintf(name, sizeof name, "fault %s", k->name);
+			check_skip(name, "the CPU cannot run this kernel");
+			continue;
+		}
+		struct variant *v = &variants[nvariants++];
+		char err[128];
+		snprintf(v->name, sizeof v->name, "%s", k->name);
+		if (ucopy_policy_resolve(&v->policy, k->name, features, err, sizeof err)) {
+			printf("  cannot resolve kernel %s: %s\n", k->name, err);
+			nvariants--;
+		}
+	}
+	struct variant *v = &variants[nvariants++];
+	snprintf(v->name, sizeof v->name, "ucopy_try (active policy)");
+	v->active = 1;
+}
+
+/* Checks one result against the contract: r == expect, dst[0..n-r) copied,
+ * every other byte of [lo, hi) still GUARD. */
+static void check_result(const char *what, size_t n, size_t off, size_t r,
+			 size_t expect, const unsigned char *dst,
+			 const unsigned char *src, const unsigned char *lo,
+			 const unsigned char *hi)
+{
+	CHECK(r == expect, "%s n=%zu off=%zu: returned %zu, expected %zu", what, n, off, r, expect);
+	if (r > n)
+		return;
+	size_t done = n - r;
+	for (size_t i = 0; i < done; i++)
+		if (dst[i] != src[i]) {
+			CHECK(0, "%s n=%zu off=%zu: dst[%zu]=%#x, src has %#x", what, n, off,
+			      i, dst[i], src[i]);
+			break;
+		}
+	for (const unsigned char *p = lo; p < hi; p++) {
+		if (p >= dst && p < dst + done)
+			continue;
+		if (*p != GUARD) {
+			CHECK(0, "%s n=%zu off=%zu: byte at dst%+td written (%#x)", what, n,
+			      off, p - dst, *p);
+			break;
+		}
+	}
+}
+
+/* Offsets from the page edge to try for a copy of n bytes: all the small
+ * ones, those around n (where the fault moves past the end), and a spread. */
+static int next_offset(size_t n, size_t off)
+{
+	if (off < 40)
+		return (int)off + 1;
+	if (off + 41 < n)
+		return (int)(off + 7 < n - 40 ? off + 7 : n - 40);
+	return off < n + 8 ? (int)off + 1 : -1;
+}
+
+/* Source readable up to a page end, PROT_NONE after: the copy of n bytes
+ * starting `off` bytes before the end faults at offset off. */
+static void test_source_end(const struct variant *v)
+{
+	unsigned char *m = map(3 * page, PROT_NONE);
+	unsigned char *rd = m + page;
+	mprotect(rd, page, PROT_READ | PROT_WRITE);
+	for (size_t i = 0; i < page; i++)
+		rd[i] = pattern(i);
+	mprotect(rd, page, PROT_READ);
+	unsigned char buf[300 + 2 * 64];
+
+	for (size_t n = 0; n <= 300; n++)
+		for (int o = 0; o >= 0; o = next_offset(n, (size_t)o)) {
+			size_t off = (size_t)o;
+			const unsigned char *src = rd + page - off;
+			unsigned char *dst = buf + 64 - (off & 7);
+			memset(buf, GUARD, sizeof buf);
+			size_t r = try_copy(v, dst, src, n);
+			check_result("source end", n, off, r, n > off ? n - off : 0, dst, src,
+				     buf, buf + sizeof buf);
+		}
+	/* The source starts inside the inaccessible page before: nothing. */
+	for (size_t n = 1; n <= 300; n += 3)
+		for (size_t off = 1; off <= 70; off += 3) {
+			memset(buf, GUARD, sizeof buf);
+			size_t r = try_copy(v, buf + 64, rd - off, n);
+			check_result("source start", n, off, r, n, buf + 64, rd - off, buf,
+				     buf + sizeof buf);
+		}
+	unsigned char *copy = malloc(page);
+	for (size_t i = 0; i < page; i++)
+		copy[i] = pattern(i);
+	CHECK(memcmp(copy, rd, page) == 0, "the source was modified");
+	free(copy);
+	munmap(m, 3 * page);
+}
+
+/* Destination writable up to a page end; the next page PROT_NONE or
+ * read-only. */
+static void test_dest_end(const struct variant *v, int next_prot)
+{
+	unsigned char *m = map(3 * page, PROT_NONE);
+	unsigned char *wr = m + page;
+	mprotect(wr, page, PROT_READ | PROT_WRITE);
+	if (next_prot != PROT_NONE) {
+		mprotect(wr + page, page, PROT_READ | PROT_WRITE);
+		memset(wr + page, GUARD, page);
+		mprotect(wr + page, page, next_prot);
+	}
+	unsigned char src[400];
+	for (size_t i = 0; i < sizeof src; i++)
+		src[i] = pattern(i);
+	const char *what = next_prot == PROT_NONE ? "dest end (PROT_NONE)" : "dest end (read-only)";
+
+	for (size_t n = 0; n <= 300; n++)
+		for (int o = 0; o >= 0; o = next_offset(n, (size_t)o)) {
+			size_t off = (size_t)o;
+			unsigned char *dst = wr + page - off;
+			const unsigned char *s = src + (off & 15);
+			unsigned char *lo = dst - 64 > wr ? dst - 64 : wr;
+			memset(lo, GUARD, (size_t)(wr + page - lo));
+			size_t r = try_copy(v, dst, s, n);
+			check_result(what, n, off, r, n > off ? n - off : 0, dst, s, lo, wr + page);
+		}
+	if (next_prot != PROT_NONE)
+		for (size_t i = 0; i < page; i++)
+			if (wr[page + i] != GUARD) {
+				CHECK(0, "%s: the read-only page changed", what);
+				break;
+			}
+	munmap(m, 3 * page);
+}
+
+/* Large copies with one inaccessible page inside the source or the
+ * destination: the fault lands in the middle of a rep movsb or a vector loop. */
+static void test_large(const struct variant *v)
+{
+	static const size_t sizes[] = { 4096, 5000, 65536, 1 << 20, 4 << 20 };
+	static const size_t aligns[][2] = { { 0, 0 }, { 1, 0 }, { 0, 33 }, { 17, 5 }, { 63, 63 } };
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+		for (size_t ai = 0; ai < sizeof aligns / sizeof *aligns; ai++)
+			for (int in_dst = 0; in_dst < 2; in_dst++) {
+				size_t n = sizes[si];
+				size_t len = (n / page + 3) * page;
+				unsigned char *s = map(len, PROT_READ | PROT_WRITE);
+				unsigned char *d = map(len, PROT_READ | PROT_WRITE);
+				unsigned char *src = s + aligns[ai][0], *dst = d + aligns[ai][1];
+				for (size_t i = 0; i < n; i++)
+					src[i] = pattern(i);
+				memset(d, GUARD, len);
+				/* The hole: the page holding byte n/2 (or n-1 for
+				 * the smallest sizes, so both ends get tested). */
+				unsigned char *base = in_dst ? dst : src;
+				size_t at = n <= 5000 ? n - 1 : n / 2;
+				unsigned char *hole = (unsigned char *)(((uintptr_t)(base + at)) & ~(page - 1));
+				mprotect(hole, page, PROT_NONE);
+				size_t k = (size_t)(hole - base);
+				size_t r = try_copy(v, dst, src, n);
+				char what[64];
+				snprintf(what, sizeof what, "large, hole in %s, align %zu/%zu",
+					 in_dst ? "dst" : "src", aligns[ai][0], aligns[ai][1]);
+				if (in_dst) {
+					mprotect(hole, page, PROT_READ | PROT_WRITE);
+					/* The hole itself was never written. */
+					memset(hole, GUARD, page);
+				}
+				check_result(what, n, k, r, n - k, dst, src, d, d + len);
+				munmap(s, len);
+				munmap(d, len);
+			}
+}
+
+/* SIGBUS: a shared file mapping cut short by ftruncate under the reader. */
+static void test_sigbus(void)
+{
+	char path[] = "/tmp/ucopy-test-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		check_skip("fault sigbus", "cannot create a temporary file");
+		return;
+	}
+	unlink(path);
+	size_t len = 4 * page;
+	unsigned char *data = malloc(len);
+	for (size_t i = 0; i < len; i++)
+		data[i] = pattern(i);
+	if (write(fd, data, len) != (ssize_t)len) {
+		check_skip("fault sigbus", "cannot write the temporary file");
+		close(fd);
+		free(data);
+		return;
+	}
+	unsigned char *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED, "mmap: %s", strerror(errno));
+	/* 1.5 pages remain: the page holding the new end still reads (zeros
+	 * past it), the pages after it raise SIGBUS. */
+	CHECK(ftruncate(fd, page + page / 2) == 0, "ftruncate: %s", strerror(errno));
+	unsigned char *dst = malloc(len);
+	memset(dst, GUARD, len);
+	size_t r = ucopy_try(dst, m, len);
+	CHECK(r == len - 2 * page, "ucopy_try over a truncated mapping returned %zu, expected %zu",
+	      r, len - 2 * page);
+	CHECK(memcmp(dst, data, page + page / 2) == 0, "the bytes before the end differ");
+	for (size_t i = page + page / 2; i < 2 * page; i++)
+		if (dst[i] != 0) {
+			CHECK(0, "byte %zu past the file end is %#x, not 0", i, dst[i]);
+			break;
+		}
+	for (size_t i = 2 * page; i < len; i++)
+		if (dst[i] != GUARD) {
+			CHECK(0, "ucopy_try wrote byte %zu after the fault", i);
+			break;
+		}
+	memset(dst, GUARD, len);
+	r = ucopy_from(dst, m + 100, len - 100);
+	CHECK(r == len - 2 * page, "ucopy_from returned %zu, expected %zu", r, len - 2 * page);
+	for (size_t i = 2 * page - 100; i < len - 100; i++)
+		if (dst[i] != 0) {
+			CHECK(0, "ucopy_from did not zero-fill byte %zu", i);
+			break;
+		}
+	CHECK(dst[len - 100] == GUARD, "ucopy_from wrote past n");
+	munmap(m, len);
+	close(fd);
+	free(dst);
+	free(data);
+	check_group("fault sigbus: truncated file mapping (ucopy_try, ucopy_from)");
+}
+
+/* ucopy_from zero-fills exactly the part not copied. */
+static void test_from(void)
+{
+	unsigned char *m = map(2 * page, PROT_READ | PROT_WRITE);
+	for (size_t i = 0; i < page; i++)
+		m[i] = pattern(i);
+	mprotect(m + page, page, PROT_NONE);
+	unsigned char buf[256];
+	for (size_t n = 0; n <= 200; n++)
+		for (size_t off = 0; off <= n + 2; off += 5) {
+			memset(buf, GUARD, sizeof buf);
+			size_t r = ucopy_from(buf, m + page - off, n);
+			size_t expect = n > off ? n - off : 0;
+			CHECK(r == expect, "ucopy_from n=%zu off=%zu returned %zu", n, off, r);
+			for (size_t i = n - r; i < n; i++)
+				if (buf[i] != 0) {
+					CHECK(0, "ucopy_from n=%zu off=%zu: byte %zu not zeroed", n, off, i);
+					break;
+				}
+			CHECK(memcmp(buf, m + page - off, n - r) == 0, "ucopy_from copied wrong bytes");
+			CHECK(buf[n] == GUARD, "ucopy_from wrote past n");
+		}
+	munmap(m, 2 * page);
+	check_group("fault ucopy_from zero-fills the rest");
+}
+
+/* Faults from a non-canonical or unmapped pointer (an untrusted pointer). */
+static void test_wild_pointers(void)
+{
+	unsigned char buf[64];
+	static const uintptr_t wild[] = { 0, 8, 0x8000000000000000ull, 0xffff800000000000ull,
+					  0x00007ffffffff000ull };
+	for (size_t i = 0; i < sizeof wild / sizeof *wild; i++) {
+		memset(buf, GUARD, sizeof buf);
+		size_t r = ucopy_try(buf, (const void *)wild[i], 48);
+		CHECK(r == 48, "ucopy_try from %#lx returned %zu", (unsigned long)wild[i], r);
+		CHECK(buf[0] == GUARD, "ucopy_try from %#lx wrote the destination", (unsigned long)wild[i]);
+		r = ucopy_try((void *)wild[i], buf, 48);
+		CHECK(r == 48, "ucopy_try to %#lx returned %zu", (unsigned long)wild[i], r);
+	}
+	check_group("fault wild pointers (NULL, non-canonical, unmapped)");
+}
+
+/* Many threads faulting at once: the flag and the handler are per thread. */
+struct thread_arg {
+	unsigned char *page_end;   /* readable up to here */
+	unsigned seed;
+	long iterations;
+	long failures;
+};
+
+static void *thread_main(void *p)
+{
+	struct thread_arg *a = p;
+	unsigned char dst[160];
+	unsigned s = a->seed;
+	for (long i = 0; i < a->iterations; i++) {
+		s = s * 1103515245u + 12345u;
+		size_t n = (s >> 8) % 128;
+		size_t off = (s >> 20) % 192;   /* off >= n: no fault */
+		memset(dst, GUARD, sizeof dst);
+		size_t r = ucopy_try(dst, a->page_end - off, n);
+		size_t expect = n > off ? n - off : 0;
+		if (r != expect || memcmp(dst, a->page_end - off, n - r) != 0 ||
+		    dst[n - r] != GUARD)
+			a->failures++;
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	long iterations = 100000;
+	const char *scale = getenv("UCOPY_TEST_THREAD_ITERATIONS");
+	if (scale)
+		iterations = atol(scale);
+	unsigned char *m = map(2 * page, PROT_READ | PROT_WRITE);
+	for (size_t i = 0; i < page; i++)
+		m[i] = pattern(i);
+	mprotect(m + page, page, PROT_NONE);
+	pthread_t t[8];
+	struct thread_arg args[8];
+	for (int i = 0; i < 8; i++) {
+		args[i] = (struct thread_arg){ m + page, 1234u + (unsigned)i, iterations, 0 };
+		pthread_create(&t[i], NULL, thread_main, &args[i]);
+	}
+	long failures = 0;
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], NULL);
+		failures += args[i].failures;
+	}
+	CHECK(failures == 0, "%ld of %ld copies wrong", failures, 8 * iterations);
+	munmap(m, 2 * page);
+	char name[96];
+	snprintf(name, sizeof name, "fault 8 threads x %ld faulting and clean copies", iterations);
+	check_group(name);
+}
+
+/* ---- chaining, each scenario in a child process ---- */
+
+static volatile sig_atomic_t app_handler_ran;
+static sigjmp_buf app_jmp;
+
+static void app_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static void install_app_handler(int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = app_handler;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static volatile char *bad_pointer(void)
+{
+	return (volatile char *)map(page, PROT_NONE);
+}
+
+/* Runs fn in a child; returns its wait status. */
+static int in_child(void (*fn)(void))
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/* Exit 42 when the application's handler got the fault outside ucopy, after
+ * ucopy recovered one of its own. */
+static void child_app_handler_first(void)
+{
+	install_app_handler(0);
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+static void child_no_handler(void)
+{
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	(void)*bad;
+	_exit(4);
+}
+
+static void child_memcpy_fault(void)
+{
+	char buf[64];
+	ucopy_fault_init();
+	ucopy_memcpy(buf, (const void *)bad_pointer(), 64);
+	_exit(4);
+}
+
+static void child_ignored(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	(void)*bad;   /* an ignored fault still kills, as without ucopy */
+	_exit(4);
+}
+
+static void child_altstack(void)
+{
+	stack_t ss;
+	ss.ss_sp = malloc(1 << 16);
+	ss.ss_size = 1 << 16;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) != 0)
+		_exit(6);
+	install_app_handler(SA_ONSTACK);
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+/* A handler installed after ucopy's replaces it; ucopy_fault_init() puts
+ * ucopy's back and passes other faults to the newer handler. */
+static void child_replaced(void)
+{
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
+		_exit(7);
+	install_app_handler(0);
+	if (ucopy_fault_installed())
+		_exit(8);
+	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
+		_exit(9);
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+/* A SIGSEGV sent with kill() during a program that uses ucopy reaches the
+ * application's handler: only kernel-raised faults are ucopy's. */
+static void child_sent_signal(void)
+{
+	install_app_handler(0);
+	ucopy_fault_init();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		kill(getpid(), SIGSEGV);
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+static void test_chaining(void)
+{
+	int st = in_child(child_app_handler_first);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "application handler installed first: status %#x", st);
+	st = in_child(child_no_handler);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "no handler: a fault outside ucopy must kill with SIGSEGV, status %#x", st);
+	st = in_child(child_memcpy_fault);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a fault inside ucopy_memcpy must kill with SIGSEGV, status %#x", st);
+	st = in_child(child_ignored);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "SIG_IGN: a real fault must still kill with SIGSEGV, status %#x", st);
+	st = in_child(child_altstack);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "on a sigaltstack: status %#x", st);
+	st = in_child(child_replaced);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "handler replaced, then ucopy_fault_init again: status %#x", st);
+	st = in_child(child_sent_signal);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "a sent SIGSEGV: status %#x", st);
+	check_group("fault chaining: application handlers, default action, altstack, re-install");
+}
+
+int main(void)
+{
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Chaining first, while no handler is installed in this process. */
+	test_chaining();
+	CHECK(!ucopy_fault_installed(), "handler installed before any fault-tolerant call");
+	setup_variants();
+	for (int i = 0; i < nvariants; i++) {
+		char name[96];
+		const struct variant *v = &variants[i];
+		test_source_end(v);
+		snprintf(name, sizeof name, "fault %s: source faults (end, start)", v->name);
+		check_group(name);
+		test_dest_end(v, PROT_NONE);
+		test_dest_end(v, PROT_READ);
+		snprintf(name, sizeof name, "fault %s: destination faults (PROT_NONE, read-only)", v->name);
+		check_group(name);
+		test_large(v);
+		snprintf(name, sizeof name, "fault %s: large copies with a hole", v->name);
+		check_group(name);
+	}
+	CHECK(ucopy_fault_installed(), "first use did not install the handler");
+	check_group("fault first use installs the handler");
+	test_from();
+	test_sigbus();
+	test_wild_pointers();
+	test_threads();
+	return check_exit();
+}
