@@ -27,4 +27,10 @@ name:
 	.quad insn, fixup;                      \
 	.popsection
 
+/* EX(fixup, insn): emits insn and lists it in the exception table.  The
+ * numeric label 98 is reserved for it. */
+#define EX(fixup, ...)                          \
+98:	__VA_ARGS__;                            \
+	EXTABLE(98b, fixup)
+
 #endif
