@@ -1,0 +1,93 @@
+/*
+ * kernel.c - the table of copy kernels.
+ *
+ * The kernels themselves are in kernels/<arch>/, one file each; this file
+ * only names them, says what each needs, and adds `libc`, the system memcpy,
+ * as the reference every other kernel is compared with.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#define FC UCOPY_KERNEL_FAULT_CAPABLE
+
+/* The C library's memcpy behind the kernel interface.  Its accesses have no
+ * exception table entries, so it is not fault-capable. */
+static struct ucopy_ret k_libc(void *restrict dst, const void *restrict src,
+			       size_t n)
+{
+	memcpy(dst, src, n);
+	return (struct ucopy_ret){ dst, 0 };
+}
+
+static const struct ucopy_kernel kernels[] = {
+#if defined(__x86_64__)
+	{ "byte", "one byte at a time", 0, FC, ucopy_k_byte },
+	{ "word", "8-byte words, then bytes (the kernel's short-copy path)",
+	  0, FC, ucopy_k_word },
+	{ "unrolled", "64-byte blocks of eight 8-byte moves, then words, then bytes",
+	  0, FC, ucopy_k_unrolled },
+	/* rep movsq and rep movsb run on every x86-64; REP_GOOD, ERMS and
+	 * FSRM only make them fast, which is for a policy to weigh. */
+	{ "movsq", "rep movsq, then rep movsb for the tail", 0, FC, ucopy_k_movsq },
+	{ "movsb", "rep movsb", 0, FC, ucopy_k_movsb },
+	{ "movsb_safe",
+	  "rep movsb, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
+	  UCOPY_F(ERMS) | UCOPY_F(AVX2), FC, ucopy_k_movsb_safe },
+	{ "sse2", "16-byte vectors, overlapping head and tail, aligned-store loop",
+	  UCOPY_F(SSE2), FC, ucopy_k_sse2 },
+	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",
+	  UCOPY_F(AVX2), FC, ucopy_k_avx2 },
+	/* zmm moves are AVX-512F; the short sizes use VEX xmm/ymm moves (AVX),
+	 * so AVX-512VL is not needed. */
+	{ "avx512", "64-byte vectors, overlapping head and tail, aligned-store loop",
+	  UCOPY_F(AVX512F) | UCOPY_F(AVX), FC, ucopy_k_avx512 },
+	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
+	  UCOPY_F(SSE2), FC, ucopy_k_nt },
+#endif
+	{ "libc", "the system C library's memcpy", 0, 0, k_libc },
+};
+
+#define NKERNELS (sizeof kernels / sizeof kernels[0])
+
+size_t ucopy_kernel_count(void)
+{
+	return NKERNELS;
+}
+
+const struct ucopy_kernel *ucopy_kernel_at(size_t i)
+{
+	return i < NKERNELS ? &kernels[i] : NULL;
+}
+
+const struct ucopy_kernel *ucopy_kernel_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < NKERNELS; i++)
+		if (strcmp(kernels[i].name, name) == 0)
+			return &kernels[i];
+	return NULL;
+}
+
+int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
+{
+	return k && (k->requires & ~features) == 0;
+}
+
+/* For `libc`: the widest vector kernel the CPU runs that has no cliff of its
+ * own (avx512 lowers the clock on some CPUs; movsb has the Zen 3 cliff), and
+ * sse2 when CPU detection reported nothing (SSE2 is x86-64 baseline). */
+const struct ucopy_kernel *ucopy_kernel_fault_capable(const struct ucopy_kernel *k)
+{
+	if (!k || (k->flags & FC))
+		return k;
+#if defined(__x86_64__)
+	const struct ucopy_kernel *avx2 = ucopy_kernel_find("avx2");
+	if (ucopy_kernel_supported(avx2, ucopy_cpu()->features))
+		return avx2;
+	return ucopy_kernel_find("sse2");
+#else
+	return k;
+#endif
+}

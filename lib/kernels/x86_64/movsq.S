@@ -1,0 +1,38 @@
+/*
+ * movsq.S - rep movsq for the 8-byte words, rep movsb for the 0..7 left.
+ *
+ * Assumptions: x86-64 SysV; DF clear (the ABI guarantees it); no alignment;
+ * src and dst do not overlap.  Runs on every x86-64; fast where the kernel
+ * sets REP_GOOD.
+ *
+ * One size class: the Linux kernel's copy_user_generic_string (and musl's
+ * memcpy).  No short-size special case: policies send small sizes elsewhere,
+ * and the kernel's own version had none worth copying for sizes >= 8.
+ *
+ * Fault discipline: a faulting rep string instruction leaves rdi/rsi at the
+ * element it stopped at and rcx counting the elements left.  rdx keeps n
+ * during the rep movsq so that its fixup can add back the n mod 8 bytes the
+ * rep movsb would have copied.
+ */
+#include "asm.h"
+
+FUNC(ucopy_k_movsq)
+	mov	%rdi, %rax
+	mov	%rdx, %rcx
+	shr	$3, %rcx
+	EX(.Lfix_q, rep movsq)
+	mov	%edx, %ecx
+	and	$7, %ecx
+	EX(.Lfix_b, rep movsb)
+	xor	%edx, %edx
+	ret
+.Lfix_q:
+	and	$7, %edx
+	lea	(%rdx,%rcx,8), %rdx
+	jmp	ucopy_fixup_tail
+.Lfix_b:
+	mov	%rcx, %rdx
+	jmp	ucopy_fixup_tail
+END(ucopy_k_movsq)
+
+	.section .note.GNU-stack, "", @progbits
