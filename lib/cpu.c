@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -371,7 +372,7 @@ static int feature_bit(const char *s, size_t n)
 {
 	for (unsigned i = 0; i < UCOPY_FEAT_COUNT; i++)
 		if (strlen(feature_names[i]) == n &&
-		    !memcmp(feature_names[i], s, n))
+		    !strncasecmp(feature_names[i], s, n))
 			return (int)i;
 	return -1;
 }
@@ -379,7 +380,7 @@ static int feature_bit(const char *s, size_t n)
 static int fail(char *err, size_t errlen, const char *fmt, const char *s,
 		int n)
 {
-	if (errlen)
+	if (err && errlen)
 		snprintf(err, errlen, fmt, n, s);
 	return -1;
 }
@@ -390,7 +391,7 @@ int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 	uint64_t set = base;
 	int first = 1;
 
-	if (errlen)
+	if (err && errlen)
 		err[0] = 0;
 	if (!list)
 		return fail(err, errlen, "empty feature list%.*s", "", 0);
@@ -419,7 +420,7 @@ int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 			return fail(err, errlen,
 				    "empty feature name in '%.*s'", list, 60);
 		}
-		if (e - s == 4 && !memcmp(s, "none", 4)) {
+		if (e - s == 4 && !strncasecmp(s, "none", 4)) {
 			if (!first || remove)
 				return fail(err, errlen,
 					    "'%.*s' may only start the list", "none", 4);
