@@ -1,0 +1,317 @@
+/*
+ * test_cpu.c - CPU detection against what the OS reports, feature names and
+ * the feature-list parser.
+ *
+ * /proc/cpuinfo is the kernel's own CPUID (and XGETBV) reading, so on Linux
+ * it is an independent witness for the bits that decide a policy.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "check.h"
+#include "ucopy.h"
+
+#define F(x) UCOPY_F(x)
+
+/* The value of the first "key\t: value" line of /proc/cpuinfo, or NULL. */
+static char *cpuinfo(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char *line = NULL, *res = NULL;
+	size_t cap = 0, klen = strlen(key);
+
+	if (!f)
+		return NULL;
+	while (getline(&line, &cap, f) > 0) {
+		if (strncmp(line, key, klen) || (line[klen] != ' ' &&
+						 line[klen] != '\t' &&
+						 line[klen] != ':'))
+			continue;
+		char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ')
+			v++;
+		v[strcspn(v, "\n")] = 0;
+		snprintf(buf, len, "%s", v);
+		res = buf;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return res;
+}
+
+static int has_flag(const char *flags, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = flags; (p = strstr(p, name)); p += n)
+		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+	return 0;
+}
+
+static void *detect_in_thread(void *arg)
+{
+	(void)arg;
+	return (void *)ucopy_cpu();
+}
+
+static void test_detect(void)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+
+	CHECK(c != NULL, "ucopy_cpu() is NULL");
+	CHECK(ucopy_cpu() == c, "a second call returns another object");
+	CHECK(c->vendor[0] && memchr(c->vendor, 0, sizeof c->vendor),
+	      "vendor '%.16s'", c->vendor);
+	CHECK(memchr(c->brand, 0, sizeof c->brand), "brand not terminated");
+	CHECK(c->brand[0] != ' ', "brand '%s' has a leading space", c->brand);
+	CHECK(c->features >> UCOPY_FEAT_COUNT == 0,
+	      "features %#llx has bits past the last feature",
+	      (unsigned long long)c->features);
+#if defined(__x86_64__)
+	CHECK(!strcmp(c->arch, "x86_64"), "arch '%s'", c->arch);
+	CHECK(c->features & F(SSE2), "no SSE2 on x86-64");
+	CHECK(!(c->features & F(ASIMD)), "ASIMD on x86-64");
+	CHECK(c->family >= 6, "family %u", c->family);
+	/* What the OS must have enabled for a vector bit to appear. */
+	if (c->features & F(AVX2))
+		CHECK(c->features & F(AVX), "AVX2 without AVX");
+	if (c->features & (F(AVX512BW) | F(AVX512VL)))
+		CHECK(c->features & F(AVX512F), "AVX-512 BW/VL without F");
+	if (c->features & F(AVX512F))
+		CHECK(c->features & F(AVX), "AVX-512F without AVX");
+#elif defined(__aarch64__)
+	CHECK(!strcmp(c->arch, "aarch64"), "arch '%s'", c->arch);
+#endif
+	printf("  %s %s family %u model %u stepping %u '%s'\n", c->arch,
+	       c->vendor, c->family, c->model, c->stepping, c->brand);
+
+	/* Detection is once and thread-safe: every thread sees one object. */
+	pthread_t t[8];
+	void *r[8];
+	for (int i = 0; i < 8; i++)
+		pthread_create(&t[i], NULL, detect_in_thread, NULL);
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], &r[i]);
+		CHECK(r[i] == c, "thread %d got another object", i);
+	}
+	check_group("cpu detection");
+}
+
+/* Kernel version as major * 100 + minor, 0 when unknown. */
+static int kernel_version(void)
+{
+	struct utsname u;
+	int major, minor;
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major * 100 + minor;
+}
+
+static void test_against_cpuinfo(void)
+{
+#if defined(__x86_64__)
+	const struct ucopy_cpu *c = ucopy_cpu();
+	static char flags[8192];
+	char buf[256];
+
+	if (!cpuinfo("flags", flags, sizeof flags)) {
+		check_skip("cpu agrees with /proc/cpuinfo", "no /proc/cpuinfo");
+		return;
+	}
+	static const struct { unsigned bit; const char *flag; int since; } t[] = {
+		{ UCOPY_FEAT_SSE2, "sse2", 0 },
+		{ UCOPY_FEAT_AVX, "avx", 0 },
+		{ UCOPY_FEAT_AVX2, "avx2", 0 },
+		{ UCOPY_FEAT_AVX512F, "avx512f", 0 },
+		{ UCOPY_FEAT_AVX512BW, "avx512bw", 0 },
+		{ UCOPY_FEAT_AVX512VL, "avx512vl", 0 },
+		{ UCOPY_FEAT_ERMS, "erms", 0 },
+		{ UCOPY_FEAT_FSRM, "fsrm", 506 },     /* named in 5.6 */
+		{ UCOPY_FEAT_REP_GOOD, "rep_good", 0 },
+	};
+	int kv = kernel_version();
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		int ours = !!(c->features & (UINT64_C(1) << t[i].bit));
+		int os = has_flag(flags, t[i].flag);
+		/* A kernel older than the flag's name cannot list it. */
+		if (ours && !os && kv && kv < t[i].since)
+			continue;
+		CHECK(ours == os, "%s: ucopy says %s, /proc/cpuinfo says %s",
+		      t[i].flag, ours ? "yes" : "no", os ? "yes" : "no");
+	}
+	if (cpuinfo("vendor_id", buf, sizeof buf))
+		CHECK(!strcmp(buf, c->vendor), "vendor '%s', /proc/cpuinfo '%s'",
+		      c->vendor, buf);
+	if (cpuinfo("cpu family", buf, sizeof buf))
+		CHECK((unsigned)atoi(buf) == c->family,
+		      "family %u, /proc/cpuinfo %s", c->family, buf);
+	if (cpuinfo("model", buf, sizeof buf))
+		CHECK((unsigned)atoi(buf) == c->model,
+		      "model %u, /proc/cpuinfo %s", c->model, buf);
+	if (cpuinfo("stepping", buf, sizeof buf) && isdigit((unsigned char)buf[0]))
+		CHECK((unsigned)atoi(buf) == c->stepping,
+		      "stepping %u, /proc/cpuinfo %s", c->stepping, buf);
+	if (cpuinfo("model name", buf, sizeof buf)) {
+		size_t n = strlen(buf);
+		while (n && buf[n - 1] == ' ')
+			buf[--n] = 0;
+		CHECK(!strcmp(buf, c->brand), "brand '%s', /proc/cpuinfo '%s'",
+		      c->brand, buf);
+	}
+	check_group("cpu agrees with /proc/cpuinfo");
+#else
+	check_skip("cpu agrees with /proc/cpuinfo", "x86-64 only");
+#endif
+}
+
+static void test_caches(void)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+
+	printf("  l1d %zu, l2 %zu, l3 %zu\n", c->l1d, c->l2, c->l3);
+	CHECK(c->l1d >= 4096 && c->l1d <= ((size_t)4 << 20), "l1d %zu", c->l1d);
+	CHECK(c->l2 > c->l1d, "l2 %zu not above l1d %zu", c->l2, c->l1d);
+	/* l3 may be 0 (no L3, or a VM that hides it). */
+	CHECK(c->l3 == 0 || c->l3 > c->l1d, "l3 %zu not above l1d %zu",
+	      c->l3, c->l1d);
+	CHECK(c->l1d % 1024 == 0 && c->l2 % 1024 == 0 && c->l3 % 1024 == 0,
+	      "cache sizes not whole KiB: %zu %zu %zu", c->l1d, c->l2, c->l3);
+	check_group("cpu caches");
+}
+
+static void test_names(void)
+{
+	uint64_t all = 0, out;
+	char list[512] = "none", err[128];
+
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
+		const char *n = ucopy_feature_name(b);
+		CHECK(n && n[0], "bit %u has no name", b);
+		if (!n)
+			continue;
+		for (const char *p = n; *p; p++)
+			CHECK(islower((unsigned char)*p) || isdigit((unsigned char)*p) ||
+			      *p == '_', "name '%s' is not lowercase", n);
+		for (unsigned o = 0; o < b; o++)
+			CHECK(!ucopy_feature_name(o) || strcmp(n, ucopy_feature_name(o)),
+			      "'%s' names bits %u and %u", n, o, b);
+
+		CHECK(ucopy_features_parse(n, 0, &out, err, sizeof err) == 0 &&
+		      out == UINT64_C(1) << b, "'%s' parses to %#llx (%s)", n,
+		      (unsigned long long)out, err);
+		char neg[64];
+		snprintf(neg, sizeof neg, "-%s", n);
+		CHECK(ucopy_features_parse(neg, ~(uint64_t)0, &out, err, sizeof err) == 0 &&
+		      out == ~(UINT64_C(1) << b), "'%s' does not remove it", neg);
+		strcat(list, ",");
+		strcat(list, n);
+		all |= UINT64_C(1) << b;
+	}
+	CHECK(ucopy_feature_name(UCOPY_FEAT_COUNT) == NULL, "name past the end");
+	CHECK(ucopy_feature_name(~0u) == NULL, "name at ~0");
+	CHECK(ucopy_features_parse(list, 0x1234, &out, err, sizeof err) == 0 &&
+	      out == all, "'%s' gives %#llx", list, (unsigned long long)out);
+
+	/* The names of this CPU's features give back its feature set. */
+	const struct ucopy_cpu *c = ucopy_cpu();
+	strcpy(list, "none");
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
+		if (c->features >> b & 1) {
+			strcat(list, ",");
+			strcat(list, ucopy_feature_name(b));
+		}
+	CHECK(ucopy_features_parse(list, ~(uint64_t)0, &out, err, sizeof err) == 0 &&
+	      out == c->features, "'%s' does not give this CPU's set", list);
+	printf("  features: %s\n", list + 5);
+	check_group("cpu feature names round trip");
+}
+
+static void expect_parse(const char *list, uint64_t base, uint64_t want)
+{
+	uint64_t out = 0xdead;
+	char err[128] = "x";
+	CHECK(ucopy_features_parse(list, base, &out, err, sizeof err) == 0,
+	      "'%s' rejected: %s", list, err);
+	CHECK(out == want, "'%s' on %#llx gives %#llx, want %#llx", list,
+	      (unsigned long long)base, (unsigned long long)out,
+	      (unsigned long long)want);
+}
+
+static void expect_fail(const char *list, const char *want)
+{
+	uint64_t out = 0xdead;
+	char err[128];
+	memset(err, 'x', sizeof err);
+	CHECK(ucopy_features_parse(list, 7, &out, err, sizeof err) == -1,
+	      "'%s' accepted", list ? list : "(null)");
+	CHECK(out == 0xdead, "'%s' wrote a set on failure", list ? list : "(null)");
+	CHECK(memchr(err, 0, sizeof err) && err[0], "'%s': no message",
+	      list ? list : "(null)");
+	if (want)
+		CHECK(memchr(err, 0, sizeof err) && strstr(err, want),
+		      "'%s': message '%s' lacks '%s'", list, err, want);
+}
+
+static void test_parse(void)
+{
+	uint64_t base = F(FSRM) | F(AVX2);
+	expect_parse("erms,-fsrm", base, F(ERMS) | F(AVX2));
+	expect_parse("none", base, 0);
+	expect_parse("none,erms", base, F(ERMS));
+	expect_parse(" none , erms ,\tfsrm ", base, F(ERMS) | F(FSRM));
+	expect_parse("-avx2", base, F(FSRM));
+	expect_parse("+erms", 0, F(ERMS));
+	expect_parse("erms,erms", 0, F(ERMS));
+	expect_parse("erms,-erms", 0, 0);
+	expect_parse("ERMS,Rep_Good", 0, F(ERMS) | F(REP_GOOD));
+	expect_parse("-sse2", 0, 0);
+
+	expect_fail(NULL, NULL);
+	expect_fail("", "empty");
+	expect_fail("   ", "empty");
+	expect_fail("xyz", "unknown feature 'xyz'");
+	expect_fail("erms,xyz", "unknown feature 'xyz'");
+	expect_fail("erms,-xyz", "unknown feature 'xyz'");
+	expect_fail("erms,,fsrm", "empty");
+	expect_fail("erms,", "empty");
+	expect_fail(",erms", "empty");
+	expect_fail("-", "empty");
+	expect_fail("erms,none", "none");
+	expect_fail("-none", "none");
+	expect_fail("er ms", "unknown feature 'er ms'");
+	expect_fail("avx512", "unknown feature 'avx512'");
+
+	/* A long bad token: the message stays bounded and terminated. */
+	char longname[3000];
+	memset(longname, 'q', sizeof longname - 1);
+	longname[sizeof longname - 1] = 0;
+	expect_fail(longname, "unknown feature 'qqq");
+
+	uint64_t out;
+	char tiny[4];
+	memset(tiny, 'x', sizeof tiny);
+	CHECK(ucopy_features_parse("xyz", 0, &out, tiny, sizeof tiny) == -1 &&
+	      tiny[3] == 0, "a 4-byte error buffer is not terminated");
+	CHECK(ucopy_features_parse("xyz", 0, &out, NULL, 0) == -1,
+	      "no error buffer: accepted");
+	check_group("cpu feature list parsing");
+}
+
+int main(void)
+{
+	test_detect();
+	test_against_cpuinfo();
+	test_caches();
+	test_names();
+	test_parse();
+	return check_exit();
+}
