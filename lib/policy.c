@@ -290,12 +290,13 @@ static const char *axboe_2018(uint64_t f)
 	return linux_4_19(f);
 }
 
-/* 5.17 to 6.3: with FSRM copy_user_enhanced_fast_string skips its 64-byte
- * short-copy test (an ALTERNATIVE on X86_FEATURE_FSRM), so every size goes
- * to rep movsb; everything else is 4.19. */
+/* 5.17 to 6.3: copy_user_enhanced_fast_string (reached with ERMS) skips its
+ * "cmpl $64; jb copy_user_short_string" when the CPU has FSRM (an
+ * ALTERNATIVE on X86_FEATURE_FSRM), so every size goes to rep movsb.  FSRM
+ * without ERMS, which no real CPU reports, never got there: 4.19's paths. */
 static const char *linux_6_3(uint64_t f)
 {
-	if (f & UCOPY_F(FSRM))
+	if ((f & UCOPY_F(ERMS)) && (f & UCOPY_F(FSRM)))
 		return "movsb";
 	return linux_4_19(f);
 }
@@ -382,8 +383,9 @@ static const struct named named[] = {
  *
  * Below 2 KiB a vector kernel: it has no startup cost (rep movsb's is tens of
  * cycles without FSRM, the reason for the 2018 proposal) and its overlapping
- * head/tail stores cover every short size with two or four moves.  2 KiB is
- * glibc's rep_movsb_threshold for 16-byte vectors (2048 * VEC_SIZE / 16).
+ * head/tail stores cover the odd sizes without a byte loop.  2 KiB is
+ * about where glibc (2.33 on) starts rep movsb on FSRM CPUs: its
+ * rep_movsb_threshold is 2112 there, and 2048 with 16-byte vectors.
  *
  * avx2, not avx512, even where AVX-512 runs: on Skylake-SP to Ice Lake a
  * 512-bit instruction lowers the core's frequency license for about a
@@ -395,7 +397,8 @@ static const struct named named[] = {
  * From 2 KiB rep movsb where ERMS makes it fast, but only as movsb_safe, which
  * checks (dst - src) mod 4096 and runs the avx2 loop at the distances where
  * rep movsb falls off the 4K-aliasing cliff (Zen 3: ~25x slower for a small
- * positive distance; issue 2).  Plain movsb is never chosen above 63 bytes.
+ * positive distance; issue 2).  Plain movsb is never chosen above 63 bytes;
+ * without AVX2 there is no guarded rep movsb, so the vector loop goes on.
  *
  * Non-temporal stores from a quarter of the L3: a copy that large evicts much
  * of what the other cores sharing the L3 keep there, and its destination will

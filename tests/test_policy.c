@@ -272,7 +272,9 @@ static void test_malformed(void)
  * sets with rep_good next to erms are what real CPUs report (every Intel
  * family 6 and AMD family >= 0x10 CPU has REP_GOOD); the sets without it are
  * the nominal ones.  The rows differ only for axboe-2018, whose < 128 path
- * is chosen by REP_GOOD alone. */
+ * is chosen by REP_GOOD alone.  FSRM without ERMS, which no CPU reports,
+ * shows where 6.3 (FSRM tested inside the ERMS routine) and 6.4 (FSRM
+ * tested first) part. */
 
 static const size_t sizes[8] = { 0, 7, 8, 63, 64, 127, 128, 4096 };
 
@@ -281,6 +283,7 @@ static const size_t sizes[8] = { 0, 7, 8, 63, 64, 127, 128, 4096 };
 #define ERMS_ONLY F(ERMS)
 #define ERMS_RG (F(ERMS) | F(REP_GOOD))
 #define RG_ONLY F(REP_GOOD)
+#define FSRM_ONLY F(FSRM)
 #define NONE 0
 
 static const struct {
@@ -300,6 +303,7 @@ static const struct {
 	{ "linux-4.19", ERMS_RG, "erms+rep_good", ERMS_419 },
 	{ "linux-4.19", RG_ONLY, "rep_good", RG_419 },
 	{ "linux-4.19", NONE, "none", ALL8("unrolled") },
+	{ "linux-4.19", FSRM_ONLY, "fsrm", ALL8("unrolled") },
 
 	/* axboe-2018: <128 unrolled, or copy_user_generic_string (bytes <8,
 	 * movsq) with REP_GOOD; >=128 movsb with ERMS, else as 4.19. */
@@ -311,6 +315,7 @@ static const struct {
 	{ "axboe-2018", ERMS_RG, "erms+rep_good", AX_ERMS_RG },
 	{ "axboe-2018", RG_ONLY, "rep_good", RG_419 },
 	{ "axboe-2018", NONE, "none", ALL8("unrolled") },
+	{ "axboe-2018", FSRM_ONLY, "fsrm", ALL8("unrolled") },
 
 	/* linux-6.3: FSRM movsb for every size, otherwise 4.19. */
 	{ "linux-6.3", ERMS_FSRM, "erms+fsrm", ALL8("movsb") },
@@ -319,6 +324,7 @@ static const struct {
 	{ "linux-6.3", ERMS_RG, "erms+rep_good", ERMS_419 },
 	{ "linux-6.3", RG_ONLY, "rep_good", RG_419 },
 	{ "linux-6.3", NONE, "none", ALL8("unrolled") },
+	{ "linux-6.3", FSRM_ONLY, "fsrm", ALL8("unrolled") },
 
 	/* linux-6.4-rc1: FSRM movsb; otherwise <8 byte, <64 word, unrolled
 	 * (ERMS ignored). */
@@ -329,6 +335,7 @@ static const struct {
 	{ "linux-6.4-rc1", ERMS_RG, "erms+rep_good", RC1 },
 	{ "linux-6.4-rc1", RG_ONLY, "rep_good", RC1 },
 	{ "linux-6.4-rc1", NONE, "none", RC1 },
+	{ "linux-6.4-rc1", FSRM_ONLY, "fsrm", ALL8("movsb") },
 
 	/* linux-6.4: as rc1, >=64 movsb with ERMS. */
 #define FIX64 { "byte", "byte", "word", "word", "movsb", "movsb", "movsb", "movsb" }
@@ -338,6 +345,7 @@ static const struct {
 	{ "linux-6.4", ERMS_RG, "erms+rep_good", FIX64 },
 	{ "linux-6.4", RG_ONLY, "rep_good", RC1 },
 	{ "linux-6.4", NONE, "none", RC1 },
+	{ "linux-6.4", FSRM_ONLY, "fsrm", ALL8("movsb") },
 
 	/* linux-6.6: as 6.4, >=64 without ERMS movsq. */
 #define MOVSQ66 { "byte", "byte", "word", "word", "movsq", "movsq", "movsq", "movsq" }
@@ -347,6 +355,7 @@ static const struct {
 	{ "linux-6.6", ERMS_RG, "erms+rep_good", FIX64 },
 	{ "linux-6.6", RG_ONLY, "rep_good", MOVSQ66 },
 	{ "linux-6.6", NONE, "none", MOVSQ66 },
+	{ "linux-6.6", FSRM_ONLY, "fsrm", ALL8("movsb") },
 };
 
 static void test_named(void)
