@@ -1,0 +1,252 @@
+/*
+ * test_kernels.c - every copy kernel over sizes, alignments and guard bytes,
+ * the kernel table, and the exception table the kernels emit.
+ *
+ * Sizes 0..256 run every source x destination alignment 0..63; sizes
+ * 257..2048 every destination alignment with a random source alignment;
+ * larger sizes (powers of two +-1 up to 16 MiB, and a few odd ones) a few
+ * fixed and random pairs.  The random choices come from one seed, printed
+ * first; UCOPY_TEST_SEED=<seed> replays them.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define GUARD 64          /* checked bytes before and after dst */
+#define FILL 0xA5         /* what dst holds before a copy; src never has it */
+#define ALIGN 64
+#define MAXN (16u << 20)
+#define SLACK (ALIGN + 2 * GUARD)
+
+static unsigned char *srcbuf, *srcref, *dstbuf;
+static uint64_t seed, rs;
+
+static uint64_t rnd(void)
+{
+	/* splitmix64: one 64-bit state, replayable from the printed seed */
+	uint64_t z = (rs += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+static void *map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return p;
+}
+
+/* Copies n bytes with k at source alignment sa and destination alignment
+ * da (both from a 4096-aligned base) and checks everything; returns 0 or
+ * -1 after recording the failure. */
+static int copy_check(const struct ucopy_kernel *k, size_t n, unsigned sa,
+		      unsigned da)
+{
+	unsigned char *s = srcbuf + GUARD + sa;
+	unsigned char *d = dstbuf + GUARD + da;
+	memset(d - GUARD, FILL, n + 2 * GUARD);
+	struct ucopy_ret r = k->fn(d, s, n);
+	if (r.dst != d || r.left != 0) {
+		CHECK(0, "%s n=%zu sa=%u da=%u: returned {%p, %zu}, expected {%p, 0}",
+		      k->name, n, sa, da, r.dst, r.left, (void *)d);
+		return -1;
+	}
+	for (ptrdiff_t i = 1; i <= GUARD; i++) {
+		ptrdiff_t at = d[-i] != FILL ? -i : d[n - 1 + i] != FILL ? (ptrdiff_t)n - 1 + i : 0;
+		if (at) {
+			CHECK(0, "%s n=%zu sa=%u da=%u: guard byte dst[%td] written",
+			      k->name, n, sa, da, at);
+			return -1;
+		}
+	}
+	if (memcmp(d, s, n) != 0) {
+		size_t i = 0;
+		while (d[i] == s[i])
+			i++;
+		CHECK(0, "%s n=%zu sa=%u da=%u: dst[%zu] = %#x, expected %#x",
+		      k->name, n, sa, da, i, d[i], s[i]);
+		return -1;
+	}
+	return 0;
+}
+
+static const size_t large[] = {
+	/* 4352: the size of DESIGN.md's rep movsb cliff measurement; 32 KiB:
+	 * the tcp_sendmsg copy of the 2023 regression */
+	2049, 2500, 3000, 4352, 5000, 12345, 32u << 10, 65537 * 3, 1000003,
+};
+
+static void test_kernel(const struct ucopy_kernel *k)
+{
+	char name[64];
+	snprintf(name, sizeof name, "copy %s", k->name);
+	if (!ucopy_kernel_supported(k, ucopy_cpu()->features)) {
+		check_skip(name, "the CPU cannot run this kernel");
+		return;
+	}
+	int bad = 0;
+	for (size_t n = 0; n <= 256 && !bad; n++)
+		for (unsigned sa = 0; sa < ALIGN && !bad; sa++)
+			for (unsigned da = 0; da < ALIGN && !bad; da++)
+				bad = copy_check(k, n, sa, da);
+	for (size_t n = 257; n <= 2048 && !bad; n++)
+		for (unsigned da = 0; da < ALIGN && !bad; da++)
+			bad = copy_check(k, n, (unsigned)(rnd() % ALIGN), da);
+	for (size_t p = 4096; p <= MAXN && !bad; p *= 2) {
+		for (size_t n = p - 1; n <= p + 1 && n <= MAXN && !bad; n++) {
+			/* the slow kernels get fewer big copies */
+			int pairs = n > (1u << 20) ? 2 : 4;
+			bad = copy_check(k, n, 0, 0) || copy_check(k, n, 63, 1);
+			for (int i = 2; i < pairs && !bad; i++)
+				bad = copy_check(k, n, (unsigned)(rnd() % ALIGN),
+						 (unsigned)(rnd() % ALIGN));
+		}
+	}
+	for (size_t i = 0; i < sizeof large / sizeof large[0] && !bad; i++)
+		for (size_t n = large[i] - 1; n <= large[i] + 1 && !bad; n++)
+			bad = copy_check(k, n, (unsigned)(rnd() % ALIGN),
+					 (unsigned)(rnd() % ALIGN));
+	CHECK(memcmp(srcbuf, srcref, MAXN + SLACK) == 0,
+	      "%s wrote to its source", k->name);
+	check_group(name);
+}
+
+static void test_table(void)
+{
+	static const char *const order[] = {
+		"byte", "word", "unrolled", "movsq", "movsb", "movsb_safe",
+		"sse2", "avx2", "avx512", "nt", "libc",
+	};
+	size_t count = ucopy_kernel_count();
+	CHECK(count == sizeof order / sizeof order[0], "%zu kernels, expected %zu",
+	      count, sizeof order / sizeof order[0]);
+	for (size_t i = 0; i < count && i < sizeof order / sizeof order[0]; i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		CHECK(k && strcmp(k->name, order[i]) == 0, "kernel %zu is %s, expected %s",
+		      i, k ? k->name : "NULL", order[i]);
+		if (!k)
+			continue;
+		CHECK(ucopy_kernel_find(order[i]) == k, "find(%s) is not kernel %zu",
+		      order[i], i);
+		CHECK(k->summary && *k->summary, "%s has no summary", k->name);
+		CHECK(k->fn, "%s has no function", k->name);
+		int fc = strcmp(k->name, "libc") != 0;
+		CHECK(!!(k->flags & UCOPY_KERNEL_FAULT_CAPABLE) == fc,
+		      "%s: fault-capable flag %u", k->name, k->flags);
+		CHECK(ucopy_kernel_supported(k, k->requires), "%s unsupported with "
+		      "exactly what it requires", k->name);
+		CHECK(!k->requires || !ucopy_kernel_supported(k, 0),
+		      "%s supported with no features", k->name);
+		const struct ucopy_kernel *f = ucopy_kernel_fault_capable(k);
+		CHECK(f && (f->flags & UCOPY_KERNEL_FAULT_CAPABLE), "%s: no "
+		      "fault-capable replacement", k->name);
+		CHECK(!fc || f == k, "%s replaced although fault-capable", k->name);
+		CHECK(!f || ucopy_kernel_supported(f, ucopy_cpu()->features),
+		      "%s replaced by %s, which the CPU cannot run", k->name,
+		      f ? f->name : "NULL");
+	}
+	CHECK(ucopy_kernel_at(count) == NULL, "kernel_at(count) is not NULL");
+	CHECK(ucopy_kernel_find("nosuchkernel") == NULL, "found nosuchkernel");
+	CHECK(ucopy_kernel_find("") == NULL, "found the empty name");
+	CHECK(ucopy_kernel_find(NULL) == NULL, "found NULL");
+	uint64_t f = ucopy_cpu()->features;
+	const struct ucopy_kernel *libc = ucopy_kernel_find("libc");
+	if (libc)
+		CHECK(ucopy_kernel_fault_capable(libc) ==
+		      ucopy_kernel_find(f & UCOPY_F(AVX2) ? "avx2" : "sse2"),
+		      "libc's fault-capable replacement is %s",
+		      ucopy_kernel_fault_capable(libc)->name);
+	check_group("kernel table");
+}
+
+/* Every exception table entry must name an instruction inside one of the
+ * assembly functions, and a fixup in the same function or the shared tail:
+ * an entry pointing elsewhere would let the handler resume a fault that is
+ * not a kernel's.  Without the functions' sizes, "inside" is: at or after
+ * the nearest function start below it, before the next one, and within
+ * 4 KiB of it (the largest kernel is about 1.5 KiB). */
+extern char ucopy_fixup_tail[] HIDDEN;
+
+static void test_extable(void)
+{
+	const uintptr_t fns[] = {
+		(uintptr_t)ucopy_k_byte, (uintptr_t)ucopy_k_word,
+		(uintptr_t)ucopy_k_unrolled, (uintptr_t)ucopy_k_movsq,
+		(uintptr_t)ucopy_k_movsb, (uintptr_t)ucopy_k_movsb_safe,
+		(uintptr_t)ucopy_k_sse2, (uintptr_t)ucopy_k_avx2,
+		(uintptr_t)ucopy_k_avx512, (uintptr_t)ucopy_k_nt,
+		(uintptr_t)ucopy_fixup_tail,
+		(uintptr_t)ucopy_copy_backward, (uintptr_t)ucopy_copy_forward_overlap,
+	};
+	const size_t nfns = sizeof fns / sizeof fns[0];
+	size_t n = (size_t)(__stop_ucopy_extable - __start_ucopy_extable);
+	CHECK(n > 100, "only %zu exception table entries", n);
+	size_t used[sizeof fns / sizeof fns[0]] = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		const struct extable_entry *e = &__start_ucopy_extable[i];
+		size_t fi = nfns, fx = nfns;
+		for (size_t j = 0; j < nfns; j++) {
+			if (fns[j] <= e->insn && (fi == nfns || fns[j] > fns[fi]))
+				fi = j;
+			if (fns[j] <= e->fixup && (fx == nfns || fns[j] > fns[fx]))
+				fx = j;
+		}
+		int ok = fi < nfns && e->insn - fns[fi] < 4096;
+		for (size_t j = 0; ok && j < nfns; j++)
+			ok = !(fns[j] > fns[fi] && fns[j] <= e->insn);
+		CHECK(ok, "entry %zu: insn %#" PRIxPTR " is in no kernel", i, e->insn);
+		CHECK(fx < nfns && (fx == fi || fns[fx] == (uintptr_t)ucopy_fixup_tail)
+		      && e->fixup - fns[fx] < 4096, "entry %zu: fixup %#" PRIxPTR
+		      " is not in its kernel (%#" PRIxPTR ") or the shared tail",
+		      i, e->fixup, e->insn);
+		if (fi < nfns)
+			used[fi]++;
+		for (size_t j = 0; j < i; j++)
+			if (__start_ucopy_extable[j].insn == e->insn) {
+				CHECK(0, "entry %zu: insn %#" PRIxPTR " listed twice", i,
+				      e->insn);
+				break;
+			}
+	}
+	/* memmove has no fault-tolerant form; everything else must be listed */
+	for (size_t j = 0; j < nfns - 2; j++)
+		CHECK(used[j] > 0, "function %zu has no exception table entries", j);
+	CHECK(used[nfns - 2] == 0 && used[nfns - 1] == 0,
+	      "the memmove helpers have exception table entries");
+	check_group("exception table");
+}
+
+int main(void)
+{
+	const char *env = getenv("UCOPY_TEST_SEED");
+	seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ (uint64_t)clock();
+	rs = seed;
+	printf("test_kernels: seed %" PRIu64 " (replay with UCOPY_TEST_SEED=%" PRIu64 ")\n",
+	       seed, seed);
+
+	srcbuf = map(MAXN + SLACK);
+	srcref = map(MAXN + SLACK);
+	dstbuf = map(MAXN + SLACK);
+	for (size_t i = 0; i < MAXN + SLACK; i++) {
+		unsigned char c = (unsigned char)rnd();
+		srcbuf[i] = c == FILL ? (unsigned char)~FILL : c;
+	}
+	memcpy(srcref, srcbuf, MAXN + SLACK);
+
+	test_table();
+	test_extable();
+	for (size_t i = 0; i < ucopy_kernel_count(); i++)
+		test_kernel(ucopy_kernel_at(i));
+	return check_exit();
+}
