@@ -1,0 +1,39 @@
+/*
+ * sizespec.h - sizes and lists of sizes as users write them on the command
+ * line.
+ *
+ *   SIZE  := DIGITS [ "K" | "M" | "G" ]          (powers of 1024, any case)
+ *   SPEC  := ITEM { "," ITEM }
+ *   ITEM  := SIZE                                 one size
+ *          | SIZE "-" SIZE [ ":" STEP ]           a range, ends included when
+ *                                                 the progression reaches them
+ *   STEP  := "x" FACTOR   multiply (FACTOR > 1, may have a fraction: x1.5)
+ *          | "+" SIZE     add; the default is +1
+ *
+ * e.g. "64", "1-256", "64,4K,1M", "1K-1M:x2", "1-64:+8".  The list keeps the
+ * order written and drops repeats.
+ */
+#ifndef UCOPY_SIZESPEC_H
+#define UCOPY_SIZESPEC_H
+
+#include <stddef.h>
+
+/* Parses one SIZE (the whole string).
+ * @return : 0 and *out, or -1 with "bad size 'TOKEN' (expected a number with
+ *           optional K, M or G)" in err. */
+int parse_size(const char *s, size_t *out, char *err, size_t errlen);
+
+struct sizes {
+	size_t *v;
+	size_t n;
+};
+
+/* Parses SPEC into out (free it with sizes_free()); at most max_count sizes
+ * (0: 1,000,000) and none above max_size (0: no limit).
+ * @return : 0, or -1 with a message naming the bad token in err (out is then
+ *           empty). */
+int sizespec_parse(const char *spec, size_t max_count, size_t max_size,
+		   struct sizes *out, char *err, size_t errlen);
+void sizes_free(struct sizes *s);
+
+#endif

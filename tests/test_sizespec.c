@@ -1,0 +1,106 @@
+/*
+ * test_sizespec.c - sizes and size lists as users type them.
+ */
+#include "check.h"
+#include "sizespec.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static void expect(const char *spec, const size_t *want, size_t n)
+{
+	struct sizes s;
+	char err[200] = "";
+	int rc = sizespec_parse(spec, 0, 0, &s, err, sizeof err);
+	CHECK(rc == 0, "'%s': %s", spec, err);
+	if (rc)
+		return;
+	CHECK(s.n == n, "'%s': %zu sizes, want %zu", spec, s.n, n);
+	for (size_t i = 0; i < n && i < s.n; i++)
+		CHECK(s.v[i] == want[i], "'%s'[%zu] = %zu, want %zu", spec, i, s.v[i], want[i]);
+	sizes_free(&s);
+}
+
+static void reject(const char *spec, const char *msg)
+{
+	struct sizes s;
+	char err[200] = "";
+	int rc = sizespec_parse(spec, 1000, (size_t)1 << 30, &s, err, sizeof err);
+	CHECK(rc < 0, "'%s' accepted", spec);
+	CHECK(strstr(err, msg) != NULL, "'%s': message '%s' lacks '%s'", spec, err, msg);
+	CHECK(s.v == NULL && s.n == 0, "'%s': not emptied", spec);
+}
+
+static void test_parse_size(void)
+{
+	size_t v;
+	char err[200];
+	CHECK(parse_size("0", &v, err, sizeof err) == 0 && v == 0, "0");
+	CHECK(parse_size("4352", &v, err, sizeof err) == 0 && v == 4352, "4352");
+	CHECK(parse_size("4K", &v, err, sizeof err) == 0 && v == 4096, "4K");
+	CHECK(parse_size("4k", &v, err, sizeof err) == 0 && v == 4096, "4k");
+	CHECK(parse_size("3M", &v, err, sizeof err) == 0 && v == 3 << 20, "3M");
+	CHECK(parse_size("2G", &v, err, sizeof err) == 0 && v == (size_t)2 << 30, "2G");
+	CHECK(parse_size("18446744073709551615", &v, err, sizeof err) == 0 && v == SIZE_MAX,
+	      "SIZE_MAX");
+	const char *bad[] = { "", "12Q", "K", "-1", "1.5K", "4KB", " 4", "4 ", "0x10",
+			      "18446744073709551616", "17179869184G", "1e3" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = '\0';
+		CHECK(parse_size(bad[i], &v, err, sizeof err) < 0, "'%s' accepted", bad[i]);
+		char want[100];
+		snprintf(want, sizeof want, "bad size '%s' (expected a number with optional K, M or G)",
+			 bad[i]);
+		CHECK(!strcmp(err, want), "message '%s'", err);
+	}
+	CHECK(parse_size("12Q", &v, NULL, 0) < 0, "no room for the message");
+	check_group("sizespec parse_size");
+}
+
+static void test_lists(void)
+{
+	expect("64", (size_t[]){ 64 }, 1);
+	expect("64,4K,1M", (size_t[]){ 64, 4096, 1 << 20 }, 3);
+	expect("1-5", (size_t[]){ 1, 2, 3, 4, 5 }, 5);
+	expect("1K-16K:x2", (size_t[]){ 1024, 2048, 4096, 8192, 16384 }, 5);
+	expect("1-64:+8", (size_t[]){ 1, 9, 17, 25, 33, 41, 49, 57 }, 8);
+	expect("0-16:+8", (size_t[]){ 0, 8, 16 }, 3);
+	expect("100-400:x1.5", (size_t[]){ 100, 150, 225, 338 }, 4);
+	expect("1-3:x1.1", (size_t[]){ 1, 2, 3 }, 3);  /* always moves on */
+	expect("5-5", (size_t[]){ 5 }, 1);
+	expect("8,1-9:x2,8", (size_t[]){ 8, 1, 2, 4 }, 4);  /* first place kept */
+	expect("1K-1M:x2,64", (size_t[]){ 1024, 2048, 4096, 8192, 16384, 32768, 65536,
+					  131072, 262144, 524288, 1048576, 64 }, 12);
+	check_group("sizespec lists");
+}
+
+static void test_errors(void)
+{
+	reject("", "empty size list");
+	reject(",", "empty item");
+	reject("1,,2", "empty item");
+	reject("1-2,", "empty item");
+	reject("12Q", "bad size '12Q' (expected a number with optional K, M or G)");
+	reject("64,4X", "bad size '4X'");
+	reject("256-1", "bad range '256-1' (the end is below the start)");
+	reject("1-", "bad size ''");
+	reject("-5", "bad size ''");
+	reject("1-8:x1", "bad step 'x1'");
+	reject("1-8:x", "bad step 'x'");
+	reject("1-8:+0", "bad step '+0'");
+	reject("1-8:y2", "bad step 'y2'");
+	reject("1-8:xnan", "bad step 'xnan'");
+	reject("0-8:x2", "cannot start at 0");
+	reject("1-100000", "too many sizes (at most 1000)");
+	reject("2G", "too large");
+	reject("1-2-3", "bad size '2-3'");
+	check_group("sizespec errors");
+}
+
+int main(void)
+{
+	test_parse_size();
+	test_lists();
+	test_errors();
+	return check_exit();
+}
