@@ -1,0 +1,567 @@
+/*
+ * dist.c - distribution readers and copy-sequence sampler (dist.h).
+ *
+ * Files are read whole into memory and parsed from there, so the fuzzer and
+ * the tests exercise exactly the code the command runs.
+ */
+#include "dist.h"
+#include "sizespec.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pair {
+	size_t size;
+	double w;
+};
+
+struct parser {
+	const char *name;
+	const char *p, *end;   /* the rest of the buffer */
+	unsigned line;         /* of the line last returned */
+	char *err;
+	size_t errlen;
+	struct pair *pair;     /* accumulated before sorting */
+	size_t n, cap;
+};
+
+struct span {
+	const char *s;
+	size_t len;
+};
+
+static int perr(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int perr(struct parser *ps, const char *fmt, ...)
+{
+	if (ps->errlen) {
+		int k = snprintf(ps->err, ps->errlen, "%s:%u: ", ps->name, ps->line);
+		if (k >= 0 && (size_t)k < ps->errlen) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(ps->err + k, ps->errlen - (size_t)k, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return -1;
+}
+
+/* The next line without its terminator; *ended says whether it had one.
+ * @return : 0, or -1 at the end of the buffer. */
+static int next_line(struct parser *ps, struct span *l, int *ended)
+{
+	if (ps->p >= ps->end)
+		return -1;
+	const char *nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
+	l->s = ps->p;
+	l->len = (size_t)((nl ? nl : ps->end) - ps->p);
+	*ended = nl != NULL;
+	ps->p = nl ? nl + 1 : ps->end;
+	ps->line++;
+	return 0;
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static struct span trim(struct span t)
+{
+	while (t.len && is_space(t.s[0])) {
+		t.s++;
+		t.len--;
+	}
+	while (t.len && is_space(t.s[t.len - 1]))
+		t.len--;
+	return t;
+}
+
+/* Splits off the text before `sep` (or all of *rest). */
+static struct span split(struct span *rest, char sep)
+{
+	struct span t = *rest;
+	const char *q = memchr(rest->s, sep, rest->len);
+	if (q) {
+		t.len = (size_t)(q - rest->s);
+		rest->s = q + 1;
+		rest->len -= t.len + 1;
+	} else {
+		rest->s += rest->len;
+		rest->len = 0;
+	}
+	return t;
+}
+
+static int span_weight(struct span t, double *out)
+{
+	char buf[64], *e;
+	if (t.len == 0 || t.len >= sizeof buf)
+		return -1;
+	memcpy(buf, t.s, t.len);
+	buf[t.len] = '\0';
+	/* strtod would take "inf", "nan" and hex; a probability is none of those. */
+	for (size_t i = 0; i < t.len; i++)
+		if (!strchr("0123456789.eE+-", buf[i]))
+			return -1;
+	errno = 0;
+	double v = strtod(buf, &e);
+	if (*e || errno || !isfinite(v) || v < 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int span_size(struct span t, size_t *out)
+{
+	char buf[32];
+	if (t.len == 0 || t.len >= sizeof buf)
+		return -1;
+	memcpy(buf, t.s, t.len);
+	buf[t.len] = '\0';
+	return parse_size(buf, out, NULL, 0);
+}
+
+static int push(struct parser *ps, size_t size, double w)
+{
+	if (size > DIST_MAX_SIZE)
+		return perr(ps, "size %zu is too large (at most %zu)", size,
+			    (size_t)DIST_MAX_SIZE);
+	if (w == 0)
+		return 0;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 256;
+		struct pair *q = realloc(ps->pair, cap * sizeof *q);
+		if (!q)
+			return perr(ps, "out of memory");
+		ps->pair = q;
+		ps->cap = cap;
+	}
+	ps->pair[ps->n++] = (struct pair){ size, w };
+	return 0;
+}
+
+static int show(struct span t)
+{
+	return (int)(t.len > 40 ? 40 : t.len);
+}
+
+/* A line of "KEY:VALUE" pairs; calls back with each. */
+static int pairs(struct parser *ps, struct span line, const char *what,
+		 int (*each)(struct parser *, size_t, double, void *), void *ctx)
+{
+	struct span rest = trim(line);
+	if (rest.len == 0)
+		return perr(ps, "empty %s line (expected SIZE:PROBABILITY pairs)", what);
+	while (rest.len) {
+		struct span item = trim(split(&rest, ','));
+		if (item.len == 0) {
+			if (rest.len == 0)
+				break;  /* a trailing comma */
+			return perr(ps, "empty entry in the %s line (expected SIZE:PROBABILITY)",
+				    what);
+		}
+		struct span val = item;
+		struct span key = trim(split(&val, ':'));
+		val = trim(val);
+		size_t k;
+		double w;
+		if (key.len == item.len || span_size(key, &k) < 0 ||
+		    span_weight(val, &w) < 0)
+			return perr(ps, "bad entry '%.*s' in the %s line (expected SIZE:PROBABILITY)",
+				    show(item), item.s, what);
+		if (each(ps, k, w, ctx) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int each_size(struct parser *ps, size_t k, double w, void *ctx)
+{
+	(void)ctx;
+	return push(ps, k, w);
+}
+
+static int each_overlap(struct parser *ps, size_t k, double w, void *ctx)
+{
+	(void)ps, (void)k, (void)w, (void)ctx;
+	return 0;
+}
+
+static int each_align(struct parser *ps, size_t k, double w, void *ctx)
+{
+	double *align = ctx;
+	for (int i = 0; i < 7; i++)
+		if (k == (size_t)1 << i) {
+			align[i] += w;
+			return 0;
+		}
+	return perr(ps, "bad alignment %zu (expected 1, 2, 4, 8, 16, 32 or 64)", k);
+}
+
+static int parse_fleetbench(struct parser *ps, struct span first, int ended,
+			    struct dist *d)
+{
+	if (pairs(ps, first, "size", each_size, NULL) < 0)
+		return -1;
+	struct span l;
+	int more = 0;
+	while (ended && next_line(ps, &l, &ended) == 0) {
+		if (trim(l).len == 0 && ps->p >= ps->end)
+			break;
+		if (more == 0) {
+			if (pairs(ps, l, "overlap", each_overlap, NULL) < 0)
+				return -1;
+		} else if (more == 1) {
+			if (pairs(ps, l, "alignment", each_align, d->align) < 0)
+				return -1;
+			double sum = 0;
+			for (int i = 0; i < 7; i++)
+				sum += d->align[i];
+			if (!(sum > 0))
+				return perr(ps, "every alignment has probability 0");
+			for (int i = 0; i < 7; i++)
+				d->align[i] /= sum;
+			d->has_align = 1;
+		} else if (trim(l).len) {
+			return perr(ps, "unexpected line %u (a fleetbench file has 3 lines: sizes, overlap, alignment)",
+				    ps->line);
+		}
+		more++;
+	}
+	/* The real files end with a newline: a missing one means the file was
+	 * cut short, possibly in the middle of a number. */
+	if (!ended)
+		return perr(ps, "truncated: the line has no end (expected a newline)");
+	if (more == 1) {
+		ps->line++;
+		return perr(ps, "truncated: no alignment line (expected 1:p,2:p,...,64:p)");
+	}
+	return 0;
+}
+
+static int parse_llvm(struct parser *ps, struct span first, int ended)
+{
+	size_t index = 0;
+	struct span l = first;
+	for (;;) {
+		struct span rest = trim(l);
+		while (rest.len) {
+			struct span item = trim(split(&rest, ','));
+			double w;
+			if (item.len == 0) {
+				if (rest.len == 0)
+					break;
+				return perr(ps, "empty entry for size %zu (expected a probability)",
+					    index);
+			}
+			if (span_weight(item, &w) < 0)
+				return perr(ps, "bad probability '%.*s' for size %zu (expected a number >= 0)",
+					    show(item), item.s, index);
+			if (push(ps, index, w) < 0)
+				return -1;
+			index++;
+		}
+		if (!ended || next_line(ps, &l, &ended) < 0)
+			break;
+	}
+	return 0;
+}
+
+static int parse_plain(struct parser *ps, struct span first, int ended)
+{
+	struct span l = first;
+	for (;;) {
+		struct span body = l;
+		const char *hash = memchr(l.s, '#', l.len);
+		if (hash)
+			body.len = (size_t)(hash - l.s);
+		body = trim(body);
+		if (body.len) {
+			size_t k = 0;
+			while (k < body.len && !is_space(body.s[k]))
+				k++;
+			struct span a = { body.s, k };
+			struct span b = trim((struct span){ body.s + k, body.len - k });
+			size_t size;
+			double w;
+			if (b.len == 0 || memchr(b.s, ' ', b.len) || memchr(b.s, '\t', b.len) ||
+			    span_size(a, &size) < 0 || span_weight(b, &w) < 0)
+				return perr(ps, "bad line '%.*s' (expected SIZE WEIGHT)",
+					    show(body), body.s);
+			if (push(ps, size, w) < 0)
+				return -1;
+		}
+		if (!ended || next_line(ps, &l, &ended) < 0)
+			break;
+	}
+	return 0;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	size_t x = ((const struct pair *)a)->size, y = ((const struct pair *)b)->size;
+	return (x > y) - (x < y);
+}
+
+/* Sorts the pairs by size, merges repeats, and fills d. */
+static int finish(struct parser *ps, struct dist *d)
+{
+	size_t n = ps->n;
+	d->size = malloc((n ? n : 1) * sizeof *d->size);
+	d->cdf = malloc((n ? n : 1) * sizeof *d->cdf);
+	if (!d->size || !d->cdf)
+		return perr(ps, "out of memory");
+	if (n)
+		qsort(ps->pair, n, sizeof *ps->pair, cmp_pair);
+	double total = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t s = ps->pair[i].size;
+		double w = ps->pair[i].w;
+		if (m && d->size[m - 1] == s) {
+			d->cdf[m - 1] += w;
+		} else {
+			d->size[m] = s;
+			d->cdf[m++] = w;
+		}
+		total += w;
+	}
+	if (!(total > 0) || !isfinite(total))
+		return perr(ps, "no size has a weight above 0 (expected at least one)");
+	double acc = 0, mean = 0;
+	for (size_t i = 0; i < m; i++) {
+		double p = d->cdf[i] / total;
+		mean += p * (double)d->size[i];
+		acc += p;
+		d->cdf[i] = acc;
+	}
+	d->cdf[m - 1] = 1.0;
+	d->n = m;
+	d->mean = mean;
+	d->max_size = d->size[m - 1];
+	return 0;
+}
+
+int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
+	       char *err, size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	struct parser ps = { .name = name, .p = buf, .end = buf + len,
+			     .err = err, .errlen = errlen };
+	if (memchr(buf, '\0', len)) {
+		ps.line = 1;
+		for (const char *q = buf; *q; q++)
+			ps.line += *q == '\n';
+		return perr(&ps, "a NUL byte (expected a text file)");
+	}
+
+	/* The format is told by the first line that says something. */
+	struct span l, t;
+	int ended = 0, rc;
+	for (;;) {
+		if (next_line(&ps, &l, &ended) < 0) {
+			if (errlen)
+				snprintf(err, errlen,
+					 "%s: empty distribution file (expected fleetbench, LLVM libc or 'SIZE WEIGHT' lines)",
+					 name);
+			return -1;
+		}
+		t = l;
+		const char *hash = memchr(t.s, '#', t.len);
+		if (hash)
+			t.len = (size_t)(hash - t.s);
+		t = trim(t);
+		if (t.len)
+			break;
+	}
+	if (memchr(t.s, ':', t.len)) {
+		d->format = DIST_FLEETBENCH;
+		rc = parse_fleetbench(&ps, l, ended, d);
+	} else if (memchr(t.s, ',', t.len)) {
+		d->format = DIST_LLVM;
+		rc = parse_llvm(&ps, l, ended);
+	} else {
+		d->format = DIST_PLAIN;
+		rc = parse_plain(&ps, l, ended);
+	}
+	if (rc == 0)
+		rc = finish(&ps, d);
+	free(ps.pair);
+	if (rc < 0)
+		dist_free(d);
+	return rc;
+}
+
+int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		if (errlen)
+			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int rc = -1;
+	while (buf) {
+		size_t k = fread(buf + len, 1, cap - len, f);
+		len += k;
+		if (ferror(f)) {
+			if (errlen)
+				snprintf(err, errlen, "cannot read '%s': %s", path,
+					 strerror(errno ? errno : EIO));
+			goto out;
+		}
+		if (len < cap)
+			break;
+		if (cap >= DIST_MAX_FILE) {
+			if (errlen)
+				snprintf(err, errlen, "'%s' is too large for a distribution (at most %zu MiB)",
+					 path, (size_t)DIST_MAX_FILE >> 20);
+			goto out;
+		}
+		char *nb = realloc(buf, cap * 2);
+		if (!nb)
+			break;
+		buf = nb;
+		cap *= 2;
+	}
+	if (!buf) {
+		if (errlen)
+			snprintf(err, errlen, "out of memory reading '%s'", path);
+		goto out;
+	}
+	rc = dist_parse(path, buf, len, d, err, errlen);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+void dist_free(struct dist *d)
+{
+	free(d->size);
+	free(d->cdf);
+	memset(d, 0, sizeof *d);
+}
+
+const char *dist_format_name(enum dist_format f)
+{
+	switch (f) {
+	case DIST_FLEETBENCH: return "fleetbench";
+	case DIST_LLVM: return "llvm-libc";
+	case DIST_PLAIN: return "plain";
+	}
+	return "?";
+}
+
+/* An offset within a cache line whose alignment is exactly `a` (a power of
+ * two up to 64): an odd multiple of a, or 0 for 64. */
+static uint32_t offset_for(struct rng *r, unsigned a)
+{
+	if (a >= 64)
+		return 0;
+	unsigned odd = 64 / a / 2;  /* how many odd multiples fit below 64 */
+	return (uint32_t)(a * (2 * rng_below(r, odd) + 1));
+}
+
+static uint32_t draw_offset(const struct dist *d, struct rng *r)
+{
+	if (!d->has_align)
+		return (uint32_t)rng_below(r, 64);
+	double u = rng_unit(r), acc = 0;
+	for (int i = 0; i < 7; i++) {
+		acc += d->align[i];
+		if (u < acc)
+			return offset_for(r, 1u << i);
+	}
+	return 0;
+}
+
+int dist_sample(const struct dist *d, size_t len, uint64_t seed,
+		struct copy_seq *out)
+{
+	memset(out, 0, sizeof *out);
+	if (len == 0 || d->n == 0)
+		return -1;
+	out->op = malloc(len * sizeof *out->op);
+	if (!out->op)
+		return -1;
+	struct rng r;
+	rng_seed(&r, seed);
+	double sum = 0;
+	for (size_t i = 0; i < len; i++) {
+		double u = rng_unit(&r);
+		size_t lo = 0, hi = d->n - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (u < d->cdf[mid])
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		struct copy_op *o = &out->op[i];
+		o->n = d->size[lo];
+		o->src_off = draw_offset(d, &r);
+		o->dst_off = draw_offset(d, &r);
+		sum += (double)o->n;
+		if (o->n > out->max_n)
+			out->max_n = o->n;
+		if (o->src_off > out->max_off)
+			out->max_off = o->src_off;
+		if (o->dst_off > out->max_off)
+			out->max_off = o->dst_off;
+	}
+	out->len = len;
+	out->mean_n = sum / (double)len;
+	out->seed = seed;
+	return 0;
+}
+
+int copy_seq_fixed(struct copy_seq *s, size_t n, uint32_t src_off,
+		   uint32_t dst_off)
+{
+	memset(s, 0, sizeof *s);
+	s->op = malloc(sizeof *s->op);
+	if (!s->op)
+		return -1;
+	s->op[0] = (struct copy_op){ n, src_off, dst_off };
+	s->len = 1;
+	s->max_n = n;
+	s->max_off = src_off > dst_off ? src_off : dst_off;
+	s->mean_n = (double)n;
+	return 0;
+}
+
+int copy_seq_sizes(struct copy_seq *s, const size_t *n, size_t len)
+{
+	memset(s, 0, sizeof *s);
+	if (len == 0)
+		return -1;
+	s->op = malloc(len * sizeof *s->op);
+	if (!s->op)
+		return -1;
+	double sum = 0;
+	for (size_t i = 0; i < len; i++) {
+		s->op[i] = (struct copy_op){ n[i], 0, 0 };
+		sum += (double)n[i];
+		if (n[i] > s->max_n)
+			s->max_n = n[i];
+	}
+	s->len = len;
+	s->mean_n = sum / (double)len;
+	return 0;
+}
+
+void copy_seq_free(struct copy_seq *s)
+{
+	free(s->op);
+	memset(s, 0, sizeof *s);
+}

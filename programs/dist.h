@@ -1,0 +1,89 @@
+/*
+ * dist.h - copy-size distributions, and the sequences of copies the lab
+ * times.
+ *
+ * Three file formats, told apart by their first entry:
+ *  - fleetbench (Memcpy_*.csv): line 1 "size:probability" pairs separated by
+ *    commas, line 2 the overlap distribution (read, checked, not used: these
+ *    are memcpy copies), line 3 the alignment distribution "1:p,2:p,...,64:p"
+ *    (p = probability that a pointer's alignment is exactly that power of
+ *    two).  Lines 2 and 3 come together or not at all.
+ *  - LLVM libc (MemcpyGoogle*.csv): comma-separated probabilities, the i-th
+ *    for size i (one line; more lines continue the list).
+ *  - plain: "SIZE WEIGHT" per line (SIZE may have a K, M or G suffix),
+ *    blank lines and '#' comments allowed.
+ * Weights need not add up to 1; they are normalised.
+ *
+ * A copy sequence is what a measurement walks: for each copy its size and the
+ * offsets of source and destination within a cache line.  Drawing it in
+ * advance keeps the random number generator out of the timed loop, and a long
+ * sequence keeps the branch predictor from learning the sizes.
+ */
+#ifndef UCOPY_DIST_H
+#define UCOPY_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dist_format { DIST_FLEETBENCH, DIST_LLVM, DIST_PLAIN };
+
+/* Largest size a distribution may name: bigger than any recorded memcpy, and
+ * small enough that buffers for it always fit. */
+#define DIST_MAX_SIZE ((size_t)64 << 20)
+/* Largest file read: the real ones are under 100 KiB. */
+#define DIST_MAX_FILE ((size_t)64 << 20)
+
+struct dist {
+	enum dist_format format;
+	size_t n;          /* distinct sizes with weight > 0 */
+	size_t *size;      /* ascending */
+	double *cdf;       /* cumulative probability up to and including size[i] */
+	double mean;       /* mean size in bytes */
+	size_t max_size;
+	int has_align;
+	double align[7];   /* P(alignment == 1 << i), i = 0..6 (1..64 bytes) */
+};
+
+/* Reads and parses a distribution file.
+ * @return : 0, or -1 with "PATH:LINE: what is wrong (what was expected)" (or
+ *           "cannot read 'PATH': reason") in err; d is then empty. */
+int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen);
+/* Parses a distribution held in memory; `name` is used in messages. */
+int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
+	       char *err, size_t errlen);
+void dist_free(struct dist *d);
+const char *dist_format_name(enum dist_format f);
+
+/*=====   Copy sequences   =====*/
+
+struct copy_op {
+	size_t n;
+	uint32_t src_off, dst_off;  /* added to the cell's base offsets */
+};
+
+struct copy_seq {
+	struct copy_op *op;
+	size_t len;
+	size_t max_n;
+	uint32_t max_off;   /* the largest src_off or dst_off */
+	double mean_n;
+	uint64_t seed;      /* what it was drawn with (0 for a fixed one) */
+};
+
+/* Draws `len` copies from d with `seed`: sizes from the distribution; source
+ * and destination offsets (0..63) from its alignment line when it has one,
+ * uniform otherwise.
+ * @return : 0, or -1 when out of memory or len == 0. */
+int dist_sample(const struct dist *d, size_t len, uint64_t seed,
+		struct copy_seq *out);
+/* A sequence of one copy of n bytes at the given offsets.
+ * @return : 0, or -1 when out of memory. */
+int copy_seq_fixed(struct copy_seq *s, size_t n, uint32_t src_off,
+		   uint32_t dst_off);
+/* A sequence of the given sizes in order, offsets 0 (workloads such as
+ * alternating 64- and 32-byte copies).
+ * @return : 0, or -1 when out of memory or len == 0. */
+int copy_seq_sizes(struct copy_seq *s, const size_t *n, size_t len);
+void copy_seq_free(struct copy_seq *s);
+
+#endif
