@@ -248,7 +248,8 @@ UCOPY_API size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf,
 /*! ucopy_policy_resolve() :
  * Resolves `spec` for a CPU with `features`: a named policy ("linux-4.19",
  * "axboe-2018", "linux-6.3", "linux-6.4-rc1", "linux-6.4", "linux-6.6",
- * "auto"), a single kernel name, or policy text.  Named policies follow what
+ * "auto"; "arm64-4.19" and "arm64-5.15" on aarch64 only, an error elsewhere),
+ * a single kernel name, or policy text.  Named policies follow what
  * those kernels did for user copies with that feature set, and are not
  * changed to suit the running CPU: pass the result to ucopy_policy_fit()
  * before running it.

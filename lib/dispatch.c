@@ -85,6 +85,8 @@ static void resolve_active(void)
 {
 	char err[256] = "";
 	const char *env = getenv("UCOPY_POLICY");
+	if (env && !*env)
+		env = NULL;   /* set but empty: as if unset, as shells make it */
 
 	if (env && resolve_for_cpu(&policy, env, err, sizeof err) == 0) {
 		active.source = UCOPY_SOURCE_ENV;
