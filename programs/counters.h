@@ -1,0 +1,55 @@
+/*
+ * counters.h - hardware and software counters around the timed batches of
+ * one variant, through perf_event_open(2).
+ *
+ * One group per variant (cycles, instructions, branches, branch-misses, read
+ * together so their ratios are consistent) plus task-clock.  Each event that
+ * the kernel refuses (virtual machines commonly answer "not supported" for
+ * every hardware event; perf_event_paranoid may forbid them) is reported as
+ * unavailable with the reason, and the rest carry on.  Only user-space work is
+ * counted (exclude_kernel), which is what a copy in user space costs and what
+ * perf_event_paranoid 2 still allows.
+ */
+#ifndef UCOPY_COUNTERS_H
+#define UCOPY_COUNTERS_H
+
+#include <stdint.h>
+
+enum counter {
+	CTR_CYCLES,
+	CTR_INSTRUCTIONS,
+	CTR_BRANCHES,
+	CTR_BRANCH_MISSES,
+	CTR_TASK_CLOCK,   /* nanoseconds of CPU time */
+	CTR_COUNT
+};
+
+struct counters {
+	int fd[CTR_COUNT];        /* -1 when unavailable */
+	int leader;               /* fd of the hardware group leader, or -1 */
+	int err[CTR_COUNT];       /* errno of the refusal */
+	/* Accumulated over every start/stop, scaled when multiplexed. */
+	double total[CTR_COUNT];
+	uint64_t last[CTR_COUNT], last_enabled[CTR_COUNT], last_running[CTR_COUNT];
+};
+
+/* Opens the counters for the calling thread, disabled.  disable_all skips
+ * perf_event_open entirely (everything reads unavailable, "disabled").
+ * @return : the number of counters available (0 is not an error). */
+int counters_open(struct counters *c, int disable_all);
+void counters_close(struct counters *c);
+/* Counting runs between start and stop; totals accumulate. */
+void counters_start(struct counters *c);
+void counters_stop(struct counters *c);
+/* @return : 1 when counter i is available. */
+int counters_available(const struct counters *c, enum counter i);
+/* @return : the total of counter i since open, NaN when unavailable. */
+double counters_total(const struct counters *c, enum counter i);
+/* @return : why counter i is unavailable ("not supported", "not permitted
+ *           (perf_event_paranoid)", ...), or "" when it is available. */
+const char *counters_reason(const struct counters *c, enum counter i);
+/* @return : "cycles", "instructions", "branches", "branch-misses",
+ *           "task-clock". */
+const char *counter_name(enum counter i);
+
+#endif
