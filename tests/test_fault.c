@@ -381,7 +381,7 @@ static void test_threads(void)
 	}
 	CHECK(failures == 0, "%ld of %ld copies wrong", failures, 8 * iterations);
 	munmap(m, 2 * page);
-	char name[96];
+	char name[128];
 	snprintf(name, sizeof name, "fault 8 threads x %ld faulting and clean copies", iterations);
 	check_group(name);
 }
@@ -565,14 +565,14 @@ int main(void)
 		char name[96];
 		const struct variant *v = &variants[i];
 		test_source_end(v);
-		snprintf(name, sizeof name, "fault %s: source faults (end, start)", v->name);
+		snprintf(name, sizeof name, "fault %.48s: source faults (end, start)", v->name);
 		check_group(name);
 		test_dest_end(v, PROT_NONE);
 		test_dest_end(v, PROT_READ);
-		snprintf(name, sizeof name, "fault %s: destination faults (PROT_NONE, read-only)", v->name);
+		snprintf(name, sizeof name, "fault %.48s: destination faults (PROT_NONE, read-only)", v->name);
 		check_group(name);
 		test_large(v);
-		snprintf(name, sizeof name, "fault %s: large copies with a hole", v->name);
+		snprintf(name, sizeof name, "fault %.48s: large copies with a hole", v->name);
 		check_group(name);
 	}
 	CHECK(ucopy_fault_installed(), "first use did not install the handler");
