@@ -562,7 +562,7 @@ int main(void)
 	CHECK(!ucopy_fault_installed(), "handler installed before any fault-tolerant call");
 	setup_variants();
 	for (int i = 0; i < nvariants; i++) {
-		char name[96];
+		char name[128];
 		const struct variant *v = &variants[i];
 		test_source_end(v);
 		snprintf(name, sizeof name, "fault %.48s: source faults (end, start)", v->name);
