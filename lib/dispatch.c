@@ -2,9 +2,9 @@
  * dispatch.c - the active policy and the copies that run through it.
  *
  * The active policy is resolved once, at first use, into a compiled table of
- * (limit, function) pairs; ucopy_memcpy (kernels/<arch>/entry.S) jumps
- * through ucopy_memcpy_impl, which is either the one kernel of a one-rule
- * policy or dispatch_rules().  The fault-tolerant copies get a second table
+ * (limit, function) pairs.  ucopy_memcpy (kernels/<arch>/entry.S) tests the
+ * first rule itself and otherwise jumps through ucopy_memcpy_impl: the second
+ * kernel of a two-rule policy, or dispatch_rules() for the rest.  The fault-tolerant copies get a second table
  * in which kernels that cannot recover from a fault are replaced.
  */
 #include "internal.h"
@@ -30,16 +30,20 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, size_t);
 static struct ucopy_ret resolve_then_try(void *restrict, const void *restrict, size_t);
 
-/* Written once, under `once`; read by entry.S and by fault.c. */
+/* Written once, under `once`; read by entry.S and by fault.c.  The limits
+ * start at 0 so that every size goes to the resolvers until then. */
+size_t ucopy_first_limit, ucopy_try_first_limit;
+ucopy_kernel_fn ucopy_first_fn = resolve_then_copy;
+ucopy_kernel_fn ucopy_try_first_fn = resolve_then_try;
 ucopy_kernel_fn ucopy_memcpy_impl = resolve_then_copy;
 ucopy_kernel_fn ucopy_try_impl = resolve_then_try;
 
-/* The last rule's limit is SIZE_MAX, and no object has SIZE_MAX bytes, so the
- * scan always stops inside the table. */
+/* Sizes past the first rule.  The last rule's limit is SIZE_MAX, and no
+ * object has SIZE_MAX bytes, so the scan always stops inside the table. */
 static struct ucopy_ret dispatch_rules(void *restrict dst,
 				       const void *restrict src, size_t n)
 {
-	const struct compiled_rule *r = plain;
+	const struct compiled_rule *r = plain + 1;
 	while (n >= r->limit)
 		r++;
 	return r->fn(dst, src, n);
@@ -48,7 +52,7 @@ static struct ucopy_ret dispatch_rules(void *restrict dst,
 static struct ucopy_ret dispatch_tolerant(void *restrict dst,
 					  const void *restrict src, size_t n)
 {
-	const struct compiled_rule *r = tolerant;
+	const struct compiled_rule *r = tolerant + 1;
 	while (n >= r->limit)
 		r++;
 	return r->fn(dst, src, n);
@@ -62,10 +66,20 @@ static void compile(const struct ucopy_policy *p)
 		tolerant[i] = (struct compiled_rule){
 			limit, ucopy_kernel_fault_capable(p->rule[i].kernel)->fn };
 	}
-	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn : dispatch_rules;
-	ucopy_kernel_fn try = p->nrules == 1 ? tolerant[0].fn : dispatch_tolerant;
+	/* One rule: the first test always passes.  Two: the second kernel
+	 * takes the rest directly. */
+	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn :
+			       p->nrules == 2 ? plain[1].fn : dispatch_rules;
+	ucopy_kernel_fn try = p->nrules == 1 ? tolerant[0].fn :
+			      p->nrules == 2 ? tolerant[1].fn : dispatch_tolerant;
+	/* Function pointers before limits: a thread that sees a new limit
+	 * must see the function that goes with it. */
 	__atomic_store_n(&ucopy_try_impl, try, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_limit, plain[0].limit, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
 }
 
 /* Resolves spec for the running CPU; on failure *p is untouched. */
@@ -127,14 +141,14 @@ static struct ucopy_ret resolve_then_copy(void *restrict dst,
 					  const void *restrict src, size_t n)
 {
 	ucopy_active();
-	return ucopy_memcpy_impl(dst, src, n);
+	return (n < ucopy_first_limit ? ucopy_first_fn : ucopy_memcpy_impl)(dst, src, n);
 }
 
 static struct ucopy_ret resolve_then_try(void *restrict dst,
 					 const void *restrict src, size_t n)
 {
 	ucopy_active();
-	return __atomic_load_n(&ucopy_try_impl, __ATOMIC_ACQUIRE)(dst, src, n);
+	return (n < ucopy_try_first_limit ? ucopy_try_first_fn : ucopy_try_impl)(dst, src, n);
 }
 
 void *ucopy_memmove(void *dst, const void *src, size_t n)

@@ -191,14 +191,21 @@ static inline size_t run_tolerant(ucopy_kernel_fn fn, void *dst,
 	return left;
 }
 
+/* The active policy's fault-tolerant kernel for n, as entry.S picks it. */
+static inline ucopy_kernel_fn active_tolerant(size_t n)
+{
+	return n < __atomic_load_n(&ucopy_try_first_limit, __ATOMIC_ACQUIRE) ?
+		       ucopy_try_first_fn : ucopy_try_impl;
+}
+
 size_t ucopy_try(void *dst, const void *src, size_t n)
 {
-	return run_tolerant(ucopy_try_impl, dst, src, n);
+	return run_tolerant(active_tolerant(n), dst, src, n);
 }
 
 size_t ucopy_from(void *dst, const void *src, size_t n)
 {
-	size_t left = run_tolerant(ucopy_try_impl, dst, src, n);
+	size_t left = run_tolerant(active_tolerant(n), dst, src, n);
 	if (unlikely(left))
 		memset((char *)dst + (n - left), 0, left);
 	return left;

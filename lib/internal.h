@@ -42,10 +42,15 @@ void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;
 /* Forward copy safe for overlapping memmove with dst < src. */
 void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n) HIDDEN;
 
-/* The compiled active policy (dispatch.c): what ucopy_memcpy jumps to, and
- * the same with every kernel fault-capable, for the fault-tolerant copies. */
+/* The compiled active policy (dispatch.c): sizes below *_first_limit go to
+ * *_first_fn, all others to *_impl; the ucopy_try_* set has every kernel
+ * fault-capable, for the fault-tolerant copies. */
+extern size_t ucopy_first_limit HIDDEN, ucopy_try_first_limit HIDDEN;
+extern ucopy_kernel_fn ucopy_first_fn HIDDEN, ucopy_try_first_fn HIDDEN;
 extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
 extern ucopy_kernel_fn ucopy_try_impl HIDDEN;
+/* The shared fault fixup tail (kernels/<arch>/fixup.S). */
+void ucopy_fixup_tail(void) HIDDEN;
 
 /* The fault-tolerant state of the calling thread: nonzero while it runs a
  * fault-tolerant copy (fault.c). */

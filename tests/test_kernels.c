@@ -176,7 +176,6 @@ static void test_table(void)
  * not a kernel's.  Without the functions' sizes, "inside" is: at or after
  * the nearest function start below it, before the next one, and within
  * 4 KiB of it (the largest kernel is about 1.5 KiB). */
-extern char ucopy_fixup_tail[] HIDDEN;
 
 static void test_extable(void)
 {
