@@ -1,0 +1,659 @@
+/*
+ * measure.c - timer, variants, buffers and interleaved rounds (measure.h).
+ */
+#include "measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+/*=====   Timer   =====*/
+
+static int use_tsc;
+static double ns_per_tick = 1.0;
+static double tsc_ghz = NAN;
+static pthread_once_t timer_once = PTHREAD_ONCE_INIT;
+
+double clock_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#if defined(__x86_64__)
+/* rdtscp waits for every earlier instruction to finish; the lfence keeps
+ * later ones from starting before the stamp is taken. */
+static inline uint64_t rdtscp_fenced(void)
+{
+	uint32_t lo, hi, aux;
+	__asm__ volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* A TSC stamp and a CLOCK_MONOTONIC stamp taken as close together as the
+ * best of a few tries allows. */
+static void paired_stamp(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+	for (int i = 0; i < 16; i++) {
+		uint64_t a = rdtscp_fenced();
+		uint64_t t = mono_ns();
+		uint64_t b = rdtscp_fenced();
+		if (b - a < best) {
+			best = b - a;
+			*tsc = a + (b - a) / 2;
+			*ns = t;
+		}
+	}
+}
+#endif
+
+static void timer_calibrate(void)
+{
+#if defined(__x86_64__)
+	if (!(ucopy_cpu()->features & UCOPY_F(INVARIANT_TSC)))
+		return;
+	uint64_t t0, n0, t1, n1;
+	paired_stamp(&t0, &n0);
+	/* 20 ms puts a stamp error of ~100 ns at 5 parts per million. */
+	while (mono_ns() - n0 < 20000000)
+		;
+	paired_stamp(&t1, &n1);
+	if (t1 <= t0 || n1 <= n0)
+		return;
+	ns_per_tick = (double)(n1 - n0) / (double)(t1 - t0);
+	tsc_ghz = 1.0 / ns_per_tick;
+	use_tsc = 1;
+#endif
+}
+
+void timer_init(void)
+{
+	pthread_once(&timer_once, timer_calibrate);
+}
+
+uint64_t timer_now(void)
+{
+#if defined(__x86_64__)
+	if (use_tsc)
+		return rdtscp_fenced();
+#endif
+	return mono_ns();
+}
+
+double timer_ns(uint64_t ticks)
+{
+	return (double)ticks * ns_per_tick;
+}
+
+const char *timer_name(void)
+{
+	timer_init();
+	return use_tsc ? "tsc" : "clock_gettime";
+}
+
+double timer_tsc_ghz(void)
+{
+	timer_init();
+	return tsc_ghz;
+}
+
+/*=====   Variants   =====*/
+
+static void variant_clear(struct variant *v, const char *name,
+			  enum variant_kind kind)
+{
+	memset(v, 0, sizeof *v);
+	snprintf(v->name, sizeof v->name, "%s", name);
+	v->kind = kind;
+}
+
+void variant_kernel(struct variant *v, const struct ucopy_kernel *k)
+{
+	variant_clear(v, k->name, VARIANT_KERNEL);
+	v->kernel = k->fn;
+}
+
+void variant_memcpy(struct variant *v, const char *name,
+		    void *(*fn)(void *, const void *, size_t))
+{
+	variant_clear(v, name, VARIANT_MEMCPY);
+	v->memcpy_fn = fn;
+}
+
+void variant_try(struct variant *v, const char *name,
+		 size_t (*fn)(void *, const void *, size_t))
+{
+	variant_clear(v, name, VARIANT_TRY);
+	v->try_fn = fn;
+}
+
+void variant_policy(struct variant *v, const char *name,
+		    const struct ucopy_policy *p, int fault_tolerant)
+{
+	variant_clear(v, name, fault_tolerant ? VARIANT_POLICY_TRY : VARIANT_POLICY);
+	v->policy = p;
+}
+
+void variant_call(struct variant *v, const char *name,
+		  void (*call)(void *, void *, const void *, size_t), void *ctx)
+{
+	variant_clear(v, name, VARIANT_CALL);
+	v->call = call;
+	v->ctx = ctx;
+}
+
+/*=====   Cells   =====*/
+
+static const char *const cache_names[] = { "hot", "warm", "cold" };
+
+const char *cache_name(enum cache_state c)
+{
+	return (unsigned)c < 3 ? cache_names[c] : "?";
+}
+
+int cache_parse(const char *s, enum cache_state *c)
+{
+	for (unsigned i = 0; i < 3; i++)
+		if (!strcmp(s, cache_names[i])) {
+			*c = (enum cache_state)i;
+			return 0;
+		}
+	return -1;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+/* Distance between slots: room for the largest copy at the largest per-copy
+ * offset, in whole cache lines so offsets mod 64 hold in every slot. */
+static size_t slot_stride(const struct copy_seq *s)
+{
+	size_t need = s->max_n + s->max_off;
+	return need ? round_up(need, 64) : 64;
+}
+
+static size_t cache_l2(void)
+{
+	size_t l2 = ucopy_cpu()->l2;
+	return l2 ? l2 : (size_t)1 << 20;
+}
+
+static size_t cache_llc(void)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	return c->l3 ? c->l3 : c->l2 ? c->l2 : (size_t)32 << 20;
+}
+
+int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,
+	      uint32_t src_offset, uint32_t dst_offset)
+{
+	memset(c, 0, sizeof *c);
+	if (src_offset >= 4096 || dst_offset >= 4096)
+		return -1;
+	c->seq = seq;
+	c->src.offset = src_offset;
+	c->dst.offset = dst_offset;
+	size_t stride = slot_stride(seq);
+	if (cache == CACHE_WARM) {
+		c->src.region = c->dst.region = cache_l2() / 4;
+	} else if (cache == CACHE_COLD) {
+		/* Each copy touches about this many bytes of cache lines: a
+		 * fixed copy's offset decides whether it spills into one more
+		 * line; random offsets spill half a line on average. */
+		size_t spill = seq->len == 1 ? (src_offset > dst_offset ? src_offset : dst_offset) % 64
+					     : 32;
+		size_t touched = round_up((size_t)seq->mean_n + spill, 64);
+		if (touched == 0)
+			touched = 64;
+		size_t llc = cache_llc();
+		size_t slots = (2 * llc + touched - 1) / touched;
+		size_t region = slots * stride;
+		if (region > 4 * llc)
+			region = 4 * llc / stride * stride;
+		if (region < stride)
+			region = stride;
+		c->src.region = c->dst.region = region;
+		/* A pass must push 4x the LLC through the caches before a line
+		 * comes round again; when it cannot, flush instead. */
+		if (2 * (region / stride) * touched < 4 * llc)
+			c->src.flush = c->dst.flush = 1;
+	}
+	return 0;
+}
+
+/*=====   Buffers and walks   =====*/
+
+struct mapping {
+	char *p;
+	size_t len;
+};
+
+struct measure {
+	struct mapping src, dst;   /* grown as cells need, reused between them */
+};
+
+struct walk {
+	char *base;
+	size_t stride, n, step, cur;
+};
+
+static inline char *walk_next(struct walk *w)
+{
+	char *p = w->base + w->cur * w->stride;
+	w->cur += w->step;
+	if (w->cur >= w->n)
+		w->cur -= w->n;
+	return p;
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A step through n slots that visits each once per pass and jumps far
+ * enough (about 0.618 n, coprime with n) that no prefetcher follows. */
+static size_t scatter_step(size_t n)
+{
+	if (n <= 2)
+		return n == 2 ? 1 : 0;
+	size_t s = (size_t)((double)n * 0.6180339887) | 1;
+	while (gcd(s, n) != 1)
+		s += 2;
+	return s % n;
+}
+
+static int map_side(struct mapping *m, size_t need, char *err, size_t errlen)
+{
+	need = round_up(need, 4096);
+	if (m->len >= need)
+		return 0;
+	if (m->p)
+		munmap(m->p, m->len);
+	m->p = NULL;
+	m->len = 0;
+	/* Large regions (cold) get transparent huge pages where the system
+	 * allows: mapping them takes a fraction of the time, and a cold copy
+	 * then measures cache misses rather than page walks. */
+	int huge = need >= ((size_t)64 << 20);
+	void *p = mmap(NULL, need, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (huge ? 0 : MAP_POPULATE), -1, 0);
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %zu MiB of buffers: %s", need >> 20,
+			 strerror(errno));
+		return -1;
+	}
+#ifdef MADV_HUGEPAGE
+	if (huge)
+		madvise(p, need, MADV_HUGEPAGE);
+#endif
+	/* Written, not just mapped: every page is faulted in and private
+	 * before anything is timed (no zero page, no copy-on-write).  For the
+	 * large regions one write per page does that; the kernel has zeroed
+	 * the rest, and writing it all again would double the setup time. */
+	if (huge)
+		for (size_t off = 0; off < need; off += 4096)
+			((volatile char *)p)[off] = 0x5a;
+	else
+		memset(p, 0x5a, need);
+	m->p = p;
+	m->len = need;
+	return 0;
+}
+
+static void walk_setup(struct walk *w, const struct mapping *m,
+		       const struct side *s, size_t stride, int sequential)
+{
+	w->base = m->p + s->offset;
+	w->stride = stride;
+	w->n = s->region ? s->region / stride : 1;
+	if (w->n == 0)
+		w->n = 1;
+	w->step = w->n == 1 ? 0 : sequential ? 1 : scatter_step(w->n);
+	w->cur = 0;
+}
+
+static void flush_lines(const char *p, size_t n)
+{
+	if (n == 0)
+		return;
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + n;
+	for (; a < end; a += 64) {
+#if defined(__x86_64__)
+		_mm_clflush((const void *)a);
+#elif defined(__aarch64__)
+		__asm__ volatile("dc civac, %0" : : "r"(a) : "memory");
+#else
+		(void)a;
+#endif
+	}
+}
+
+static void flush_fence(void)
+{
+#if defined(__x86_64__)
+	_mm_mfence();
+#elif defined(__aarch64__)
+	__asm__ volatile("dsb ish" : : : "memory");
+#endif
+}
+
+/* Flushes what the next k copies from op index j will touch. */
+static void flush_batch(const struct cell *c, struct walk ws, struct walk wd,
+			size_t j, size_t k)
+{
+	const struct copy_op *op = c->seq->op;
+	size_t len = c->seq->len;
+	for (size_t i = 0; i < k; i++) {
+		const struct copy_op *o = &op[j];
+		if (++j == len)
+			j = 0;
+		char *s = walk_next(&ws) + o->src_off;
+		char *d = walk_next(&wd) + o->dst_off;
+		if (c->src.flush)
+			flush_lines(s, o->n);
+		if (c->dst.flush)
+			flush_lines(d, o->n);
+	}
+	flush_fence();
+}
+
+/* The timed loop, one per kind so the call is the only thing that differs.
+ * The function pointer goes through an empty asm: a compiler that could see
+ * its value (LTO, a variant set up in the same file) might call or inline it
+ * directly instead. */
+#define TIMED_LOOP(FN, CALL)                                                  \
+	do {                                                                  \
+		__asm__ volatile("" : "+r"(FN));                              \
+		t0 = timer_now();                                             \
+		for (size_t i = 0; i < k; i++) {                              \
+			const struct copy_op *o = &op[j];                     \
+			if (++j == len)                                       \
+				j = 0;                                        \
+			char *s = walk_next(ws) + o->src_off;                 \
+			char *d = walk_next(wd) + o->dst_off;                 \
+			CALL;                                                 \
+		}                                                             \
+		t1 = timer_now();                                             \
+	} while (0)
+
+static __attribute__((noinline)) uint64_t
+run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws,
+	  struct walk *wd, size_t j, size_t k)
+{
+	const struct copy_op *op = seq->op;
+	size_t len = seq->len;
+	uint64_t t0 = 0, t1 = 0;
+	switch (v->kind) {
+	case VARIANT_KERNEL: {
+		ucopy_kernel_fn fn = v->kernel;
+		TIMED_LOOP(fn, fn(d, s, o->n));
+		break;
+	}
+	case VARIANT_MEMCPY: {
+		void *(*fn)(void *, const void *, size_t) = v->memcpy_fn;
+		TIMED_LOOP(fn, fn(d, s, o->n));
+		break;
+	}
+	case VARIANT_TRY: {
+		size_t (*fn)(void *, const void *, size_t) = v->try_fn;
+		TIMED_LOOP(fn, fn(d, s, o->n));
+		break;
+	}
+	case VARIANT_POLICY: {
+		const struct ucopy_policy *p = v->policy;
+		TIMED_LOOP(p, ucopy_policy_copy(p, d, s, o->n));
+		break;
+	}
+	case VARIANT_POLICY_TRY: {
+		const struct ucopy_policy *p = v->policy;
+		TIMED_LOOP(p, ucopy_policy_try(p, d, s, o->n));
+		break;
+	}
+	case VARIANT_CALL: {
+		void (*fn)(void *, void *, const void *, size_t) = v->call;
+		void *ctx = v->ctx;
+		TIMED_LOOP(fn, fn(ctx, d, s, o->n));
+		break;
+	}
+	}
+	return t1 - t0;
+}
+
+struct measure *measure_new(void)
+{
+	timer_init();
+	return calloc(1, sizeof(struct measure));
+}
+
+void measure_free(struct measure *m)
+{
+	if (!m)
+		return;
+	if (m->src.p)
+		munmap(m->src.p, m->src.len);
+	if (m->dst.p)
+		munmap(m->dst.p, m->dst.len);
+	free(m);
+}
+
+void cell_result_free(struct cell_result *r)
+{
+	if (r->v)
+		for (size_t i = 0; i < r->nvariants; i++)
+			free(r->v[i].ns);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+/* Bytes copied by `rounds` batches of k copies, round r starting at
+ * r * k mod len as measure_cell() does. */
+static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
+{
+	size_t len = seq->len;
+	double *prefix = malloc((len + 1) * sizeof *prefix);
+	if (!prefix)
+		return seq->mean_n * (double)k * (double)rounds;
+	prefix[0] = 0;
+	for (size_t i = 0; i < len; i++)
+		prefix[i + 1] = prefix[i] + (double)seq->op[i].n;
+	double total = 0;
+	for (size_t r = 0; r < rounds; r++) {
+		size_t j = (size_t)(((unsigned long long)r * k) % len);
+		size_t left = k;
+		total += (double)(left / len) * prefix[len];
+		left %= len;
+		if (j + left <= len) {
+			total += prefix[j + left] - prefix[j];
+		} else {
+			total += prefix[len] - prefix[j];
+			total += prefix[j + left - len];
+		}
+	}
+	free(prefix);
+	return total;
+}
+
+/* Shortest batch worth timing: the two stamps cost some tens of ns, which
+ * should stay around 1% of it. */
+#define MIN_BATCH_NS 2000.0
+/* Longest batch: short enough that most batches see no timer interrupt
+ * (250-1000 Hz) and the median is a clean one. */
+#define MAX_BATCH_NS 1000000.0
+
+int measure_cell(struct measure *m, const struct variant *v, size_t nv,
+		 const struct cell *c, const struct measure_opts *o,
+		 struct cell_result *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	if (nv == 0 || !c->seq || c->seq->len == 0) {
+		snprintf(err, errlen, "nothing to measure");
+		return -1;
+	}
+	if (c->src.offset >= 4096 || c->dst.offset >= 4096) {
+		snprintf(err, errlen, "offset %u is not within a page (expected 0..4095)",
+			 c->src.offset >= 4096 ? c->src.offset : c->dst.offset);
+		return -1;
+	}
+	const struct copy_seq *seq = c->seq;
+	size_t stride = slot_stride(seq);
+	struct walk ws, wd;
+	struct mapping *ms = &m->src, *md = &m->dst;
+	size_t nslots_s = c->src.region ? c->src.region / stride : 1;
+	size_t nslots_d = c->dst.region ? c->dst.region / stride : 1;
+	if (map_side(ms, c->src.offset + (nslots_s ? nslots_s : 1) * stride + 64, err, errlen) < 0 ||
+	    map_side(md, c->dst.offset + (nslots_d ? nslots_d : 1) * stride + 64, err, errlen) < 0)
+		return -1;
+	walk_setup(&ws, ms, &c->src, stride, c->sequential);
+	walk_setup(&wd, md, &c->dst, stride, c->sequential);
+	int flush = c->src.flush || c->dst.flush;
+
+	unsigned min_rounds = o->min_rounds ? o->min_rounds : 5;
+	unsigned max_rounds = o->max_rounds ? o->max_rounds : 1024;
+	if (min_rounds > max_rounds)
+		min_rounds = max_rounds;
+	out->v = calloc(nv, sizeof *out->v);
+	struct counters *ctr = calloc(nv, sizeof *ctr);
+	double *est = calloc(nv, sizeof *est);
+	if (!out->v || !ctr || !est)
+		goto oom;
+	out->nvariants = nv;
+	for (size_t i = 0; i < nv; i++) {
+		out->v[i].ns = malloc(max_rounds * sizeof(double));
+		if (!out->v[i].ns)
+			goto oom;
+	}
+
+	/* Warm-up and estimate: also brings code, page tables and (hot) data
+	 * into place.  Batches grow until one is long enough to time. */
+	for (size_t i = 0; i < nv; i++) {
+		size_t k = 1;
+		for (;;) {
+			if (flush)
+				flush_batch(c, ws, wd, 0, k);
+			double ns = timer_ns(run_batch(&v[i], seq, &ws, &wd, 0, k));
+			if (ns >= 5000 || k >= ((size_t)1 << 20)) {
+				est[i] = ns / (double)k;
+				break;
+			}
+			k *= 4;
+		}
+		if (!(est[i] > 0))
+			est[i] = 0.1;
+	}
+	double sum = 0, min = est[0];
+	for (size_t i = 0; i < nv; i++) {
+		sum += est[i];
+		if (est[i] < min)
+			min = est[i];
+	}
+	double seconds = o->seconds > 0 ? o->seconds : 0;
+	/* Aim for about 64 rounds in the budget, within the batch limits. */
+	double batch_ns = seconds * 1e9 / 64 / (double)nv;
+	if (batch_ns > MAX_BATCH_NS)
+		batch_ns = MAX_BATCH_NS;
+	double kf = batch_ns / (sum / (double)nv);
+	if (kf * min < MIN_BATCH_NS)
+		kf = MIN_BATCH_NS / min;
+	if (kf > (double)((size_t)1 << 24))
+		kf = (double)((size_t)1 << 24);
+	size_t k = kf < 1 ? 1 : (size_t)kf;
+	out->batch = k;
+
+	for (size_t i = 0; i < nv; i++) {
+		counters_open(&ctr[i], !o->counters);
+		for (int e = 0; e < CTR_COUNT; e++)
+			out->v[i].ctr_reason[e] = counters_reason(&ctr[i], (enum counter)e);
+	}
+
+	double start = clock_seconds(), deadline = start + seconds;
+	size_t r;
+	for (r = 0; r < max_rounds; r++) {
+		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
+		for (size_t x = 0; x < nv; x++) {
+			size_t i = (r + x) % nv;
+			if (flush)
+				flush_batch(c, ws, wd, j, k);
+			counters_start(&ctr[i]);
+			uint64_t ticks = run_batch(&v[i], seq, &ws, &wd, j, k);
+			counters_stop(&ctr[i]);
+			double ns = timer_ns(ticks);
+			struct variant_result *vr = &out->v[i];
+			vr->ns[r] = ns / (double)k;
+			vr->ns_total += ns;
+			vr->copies += k;
+		}
+		double now = clock_seconds();
+		if (o->progress)
+			o->progress(o->progress_ctx,
+				    seconds > 0 ? fmin(1.0, (now - start) / seconds) : 1.0);
+		if (now >= deadline && r + 1 >= min_rounds) {
+			r++;
+			break;
+		}
+	}
+	out->rounds = r;
+
+	double bytes = seq_bytes(seq, k, r);
+	for (size_t i = 0; i < nv; i++) {
+		out->v[i].bytes = bytes;
+		for (int e = 0; e < CTR_COUNT; e++)
+			out->v[i].ctr[e] = counters_total(&ctr[i], (enum counter)e);
+		counters_close(&ctr[i]);
+	}
+	free(ctr);
+	free(est);
+	return 0;
+oom:
+	free(ctr);
+	free(est);
+	cell_result_free(out);
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
+void measure_summarize(const struct cell_result *r, size_t baseline,
+		       double level, unsigned resamples, uint64_t seed,
+		       struct variant_summary *out)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		const struct variant_result *v = &r->v[i];
+		struct variant_summary *s = &out[i];
+		stats_summarize(v->ns, r->rounds, &s->ns);
+		s->bytes_per_copy = v->copies ? v->bytes / (double)v->copies : NAN;
+		s->gbps = s->ns.median > 0 ? s->bytes_per_copy / s->ns.median : NAN;
+		if (baseline < r->nvariants)
+			stats_ratio_ci(r->v[baseline].ns, v->ns, r->rounds, resamples,
+				       level, seed + i, &s->ratio);
+		else
+			s->ratio.est = s->ratio.lo = s->ratio.hi = NAN;
+		for (int e = 0; e < CTR_COUNT; e++)
+			s->per_copy[e] = v->copies ? v->ctr[e] / (double)v->copies : NAN;
+	}
+}

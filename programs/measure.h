@@ -1,0 +1,178 @@
+/*
+ * measure.h - the lab's measuring core: a timer, copy variants, buffers in a
+ * chosen cache state, and interleaved timing rounds.  `bench`, `compare`,
+ * `calibrate` and `report` all time copies through this.
+ *
+ * The method, and the pitfall each part answers:
+ *  - Variants are called through function pointers the compiler cannot see
+ *    through, with sizes read from a sequence in memory: nothing is inlined
+ *    or specialised for a constant size.
+ *  - Variants are interleaved in rounds, one batch each per round, the order
+ *    rotating every round: drift (frequency, a noisy neighbour) hits all of
+ *    them alike, and each round gives one paired sample per variant.
+ *  - A batch is K consecutive copies timed as a whole (K is the same for all
+ *    variants of a cell, chosen so that a round fits the budget and the
+ *    fastest batch is long enough for the timer), giving one ns-per-copy
+ *    sample.  The same stretch of the copy sequence is used by every variant
+ *    in a round.
+ *  - Buffers are mapped page-aligned and written before anything is timed.
+ *  - Cache state: `hot` copies between the same two buffers every time (they
+ *    sit in the nearest cache that holds them: L1d when both fit); `warm`
+ *    walks source and destination over regions of L2/4 each, so copies miss
+ *    L1d and hit L2; `cold` walks regions of 2x the LLC each (4x in all) in a
+ *    scattered order no prefetcher follows, and when the lines a pass
+ *    touches do not add up to 4x the LLC (small copies), flushes the lines of
+ *    each batch from every cache level before timing it.
+ *  - Offsets: each side has a base offset within its page (0..4095) and each
+ *    copy of a sequence may add 0..63.  Slots are 64-byte multiples apart,
+ *    so (dst - src) mod 4096 and each side's offset mod 64 hold for every
+ *    copy (the page offset beyond that holds only in `hot`).
+ */
+#ifndef UCOPY_MEASURE_H
+#define UCOPY_MEASURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "counters.h"
+#include "dist.h"
+#include "stats.h"
+#include "ucopy.h"
+
+/*=====   Timer   =====*/
+
+/* Calibrates once (about 20 ms): the invariant TSC read with rdtscp, scaled
+ * against CLOCK_MONOTONIC, when the CPU says the TSC is invariant;
+ * clock_gettime(CLOCK_MONOTONIC) otherwise.  Thread-safe, idempotent. */
+void timer_init(void);
+/* Ticks; only differences are meaningful.  Calls timer_init() if needed. */
+uint64_t timer_now(void);
+double timer_ns(uint64_t ticks);
+/* "tsc" or "clock_gettime". */
+const char *timer_name(void);
+/* TSC frequency in GHz, or NaN when the clock is clock_gettime. */
+double timer_tsc_ghz(void);
+/* CLOCK_MONOTONIC in seconds, for budgets and deadlines. */
+double clock_seconds(void);
+
+/*=====   Variants: what is timed   =====*/
+
+enum variant_kind {
+	VARIANT_KERNEL,      /* a ucopy_kernel_fn, called directly */
+	VARIANT_MEMCPY,      /* a memcpy-shaped function (ucopy_memcpy, memcpy) */
+	VARIANT_TRY,         /* a ucopy_try-shaped function */
+	VARIANT_POLICY,      /* ucopy_policy_copy(policy, ...) */
+	VARIANT_POLICY_TRY,  /* ucopy_policy_try(policy, ...) */
+	VARIANT_CALL         /* call(ctx, dst, src, n): anything else */
+};
+
+struct variant {
+	char name[64];
+	enum variant_kind kind;
+	ucopy_kernel_fn kernel;
+	void *(*memcpy_fn)(void *, const void *, size_t);
+	size_t (*try_fn)(void *, const void *, size_t);
+	const struct ucopy_policy *policy;   /* must outlive the measurement */
+	void (*call)(void *ctx, void *dst, const void *src, size_t n);
+	void *ctx;
+};
+
+void variant_kernel(struct variant *v, const struct ucopy_kernel *k);
+void variant_memcpy(struct variant *v, const char *name,
+		    void *(*fn)(void *, const void *, size_t));
+void variant_try(struct variant *v, const char *name,
+		 size_t (*fn)(void *, const void *, size_t));
+/* fault_tolerant: time ucopy_policy_try() instead of ucopy_policy_copy(). */
+void variant_policy(struct variant *v, const char *name,
+		    const struct ucopy_policy *p, int fault_tolerant);
+void variant_call(struct variant *v, const char *name,
+		  void (*call)(void *, void *, const void *, size_t), void *ctx);
+
+/*=====   Cells: where and how much is copied   =====*/
+
+enum cache_state { CACHE_HOT, CACHE_WARM, CACHE_COLD };
+const char *cache_name(enum cache_state c);
+/* @return : 0, or -1 when s is not "hot", "warm" or "cold". */
+int cache_parse(const char *s, enum cache_state *c);
+
+struct side {
+	uint32_t offset;   /* base offset within the page, 0..4095 */
+	size_t region;     /* bytes of slots to walk; 0: one slot (hot) */
+	int flush;         /* flush this side's lines before each batch */
+};
+
+struct cell {
+	const struct copy_seq *seq;   /* the copies; must outlive the measurement */
+	struct side src, dst;
+	int sequential;               /* walk slots in order (streaming) rather
+					 than scattered */
+};
+
+/* Sets up c for a cache state as described at the top.
+ * @return : 0, or -1 when an offset is >= 4096. */
+int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,
+	      uint32_t src_offset, uint32_t dst_offset);
+
+/*=====   Measuring   =====*/
+
+struct measure_opts {
+	double seconds;        /* the budget for this cell */
+	unsigned min_rounds;   /* 0: 5; rounds run past the budget to reach it */
+	unsigned max_rounds;   /* 0: 1024 */
+	int counters;          /* open perf counters for each variant */
+	/* Called after each round with the fraction of the budget used. */
+	void (*progress)(void *ctx, double done);
+	void *progress_ctx;
+};
+
+struct variant_result {
+	double *ns;            /* ns per copy, one sample per round */
+	uint64_t copies;       /* timed copies */
+	double bytes;          /* bytes they copied */
+	double ns_total;       /* timed nanoseconds */
+	double ctr[CTR_COUNT]; /* counter totals over the timed batches; NaN
+				  when unavailable */
+	const char *ctr_reason[CTR_COUNT];  /* "" or why unavailable */
+};
+
+struct cell_result {
+	size_t nvariants;
+	size_t rounds;
+	size_t batch;          /* copies per batch */
+	struct variant_result *v;
+};
+
+struct measure;
+
+/* @return : a measurer (buffers are kept between cells), or NULL when out of
+ *           memory. */
+struct measure *measure_new(void);
+void measure_free(struct measure *m);
+
+/* Times nv variants on cell c for o->seconds.  The first call with a large
+ * `cold` region maps and writes it (up to a second; not counted).
+ * @return : 0, or -1 with the reason in err (out of memory, a buffer that
+ *           could not be mapped); out is then empty. */
+int measure_cell(struct measure *m, const struct variant *v, size_t nv,
+		 const struct cell *c, const struct measure_opts *o,
+		 struct cell_result *out, char *err, size_t errlen);
+void cell_result_free(struct cell_result *r);
+
+/* What a table row says about one variant of a cell. */
+struct variant_summary {
+	struct stats_summary ns;      /* ns per copy over the rounds */
+	double bytes_per_copy;
+	double gbps;                  /* bytes_per_copy / median ns */
+	struct stats_interval ratio;  /* median / the baseline's median (paired) */
+	double per_copy[CTR_COUNT];   /* counter per copy (task-clock: ns); NaN
+					 when unavailable */
+};
+
+/* Summarises every variant of r against variant `baseline`: out has
+ * r->nvariants entries.  The interval is a paired percentile bootstrap at
+ * `level` with `resamples` (0: 2000) and `seed`. */
+void measure_summarize(const struct cell_result *r, size_t baseline,
+		       double level, unsigned resamples, uint64_t seed,
+		       struct variant_summary *out);
+
+#endif

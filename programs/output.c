@@ -1,0 +1,182 @@
+/*
+ * output.c - text tables and CSV (output.h).
+ */
+#include "output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+int table_init(struct table *t, size_t ncols, const char *const *head,
+	       const char *align)
+{
+	memset(t, 0, sizeof *t);
+	t->ncols = ncols;
+	t->head = calloc(ncols, sizeof *t->head);
+	t->align = malloc(ncols + 1);
+	if (!t->head || !t->align) {
+		table_free(t);
+		return -1;
+	}
+	for (size_t i = 0; i < ncols; i++) {
+		t->align[i] = align && align[i] ? align[i] : i ? 'r' : 'l';
+		if (!(t->head[i] = dup(head[i] ? head[i] : ""))) {
+			table_free(t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int grow(struct table *t)
+{
+	if (t->nrows < t->cap)
+		return 0;
+	size_t cap = t->cap ? 2 * t->cap : 32;
+	char **c = realloc(t->cell, cap * t->ncols * sizeof *c);
+	if (!c) {
+		t->oom = 1;
+		return -1;
+	}
+	t->cell = c;
+	t->cap = cap;
+	return 0;
+}
+
+int table_add(struct table *t, const char *const *cells)
+{
+	if (grow(t) < 0)
+		return -1;
+	char **row = t->cell + t->nrows * t->ncols;
+	for (size_t i = 0; i < t->ncols; i++) {
+		row[i] = dup(cells[i] ? cells[i] : "-");
+		if (!row[i]) {
+			while (i--)
+				free(row[i]);
+			t->oom = 1;
+			return -1;
+		}
+	}
+	t->nrows++;
+	return 0;
+}
+
+int table_add_blank(struct table *t)
+{
+	if (grow(t) < 0)
+		return -1;
+	char **row = t->cell + t->nrows * t->ncols;
+	for (size_t i = 0; i < t->ncols; i++)
+		row[i] = NULL;
+	t->nrows++;
+	return 0;
+}
+
+static void print_row(FILE *f, const struct table *t, char *const *row,
+		      const size_t *w)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		const char *s = row[i] ? row[i] : "";
+		int pad = (int)w[i];
+		if (i + 1 == t->ncols && t->align[i] == 'l')
+			fprintf(f, "%s", s);
+		else
+			fprintf(f, t->align[i] == 'l' ? "%-*s" : "%*s", pad, s);
+		if (i + 1 < t->ncols)
+			fputs("  ", f);
+	}
+	fputc('\n', f);
+}
+
+void table_print(const struct table *t, FILE *f)
+{
+	size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
+	if (!w)
+		return;
+	for (size_t i = 0; i < t->ncols; i++)
+		w[i] = strlen(t->head[i]);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t i = 0; i < t->ncols; i++) {
+			const char *s = t->cell[r * t->ncols + i];
+			if (s && strlen(s) > w[i])
+				w[i] = strlen(s);
+		}
+	print_row(f, t, t->head, w);
+	for (size_t r = 0; r < t->nrows; r++) {
+		char *const *row = t->cell + r * t->ncols;
+		if (!row[0] && t->ncols && !row[t->ncols - 1])
+			fputc('\n', f);
+		else
+			print_row(f, t, row, w);
+	}
+	free(w);
+}
+
+void table_free(struct table *t)
+{
+	if (t->head)
+		for (size_t i = 0; i < t->ncols; i++)
+			free(t->head[i]);
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t i = 0; i < t->ncols; i++)
+			free(t->cell[r * t->ncols + i]);
+	free(t->head);
+	free(t->align);
+	free(t->cell);
+	memset(t, 0, sizeof *t);
+}
+
+void csv_row(FILE *f, size_t n, const char *const *cells)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s = cells[i] ? cells[i] : "";
+		if (i)
+			fputc(',', f);
+		if (strpbrk(s, ",\"\r\n")) {
+			fputc('"', f);
+			for (; *s; s++) {
+				if (*s == '"')
+					fputc('"', f);
+				fputc(*s, f);
+			}
+			fputc('"', f);
+		} else {
+			fputs(s, f);
+		}
+	}
+	fputc('\n', f);
+}
+
+void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1e9 || (a > 0 && a < 0.001))
+		snprintf(buf, len, "%.2e", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+void fmt_raw(char *buf, size_t len, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%.6g", v);
+}

@@ -1,0 +1,43 @@
+/*
+ * output.h - results as aligned text tables and as CSV, for every command
+ * that prints rows of numbers.
+ */
+#ifndef UCOPY_OUTPUT_H
+#define UCOPY_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* A table is filled row by row with strings (copied) and printed once, so
+ * every column can be as wide as its widest cell. */
+struct table {
+	size_t ncols;
+	char **head;
+	char *align;        /* per column: 'l' or 'r' */
+	char **cell;        /* nrows * ncols, row-major */
+	size_t nrows, cap;
+	int oom;            /* a row could not be stored */
+};
+
+/* align: one 'l' or 'r' per column ("lrrr"); NULL: first left, rest right.
+ * @return : 0, or -1 when out of memory. */
+int table_init(struct table *t, size_t ncols, const char *const *head,
+	       const char *align);
+/* Adds a row of ncols cells (NULL prints as "-"); an empty row (all NULL
+ * with blank set) separates groups.
+ * @return : 0, or -1 when out of memory. */
+int table_add(struct table *t, const char *const *cells);
+int table_add_blank(struct table *t);
+void table_print(const struct table *t, FILE *f);
+void table_free(struct table *t);
+
+/* One CSV record (RFC 4180 quoting where needed); NULL cells are empty. */
+void csv_row(FILE *f, size_t n, const char *const *cells);
+
+/* A number for a table: 3 significant digits, no exponent below 1e9 ("0.812",
+ * "85.3", "2210"); "-" for NaN. */
+void fmt_num(char *buf, size_t len, double v);
+/* A number for CSV: full precision ("%.6g"), "" for NaN. */
+void fmt_raw(char *buf, size_t len, double v);
+
+#endif
