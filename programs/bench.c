@@ -1,0 +1,819 @@
+/*
+ * bench.c - `ucopy bench`: time kernels and policies over sizes, alignments,
+ * distances, cache states and size distributions.
+ *
+ * Everything the user typed is checked before anything is timed, so a bad
+ * input costs nothing and prints nothing on stdout; the results are written
+ * only once every cell is measured.
+ */
+#include "cli.h"
+#include "dist.h"
+#include "json.h"
+#include "machine.h"
+#include "measure.h"
+#include "output.h"
+#include "sizespec.h"
+#include "stats.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CMD "bench"
+/* Buffers for one copy are mapped twice over; 1 GiB keeps that sane. */
+#define MAX_SIZE ((size_t)1 << 30)
+/* Long enough that no branch predictor learns it, short enough to stay
+ * mostly in L2 beside the buffers. */
+#define SEQ_LEN ((size_t)1 << 16)
+#define LEVEL 0.95
+#define RESAMPLES 2000
+
+void help_bench(FILE *f)
+{
+	fputs("usage: ucopy bench [OPTIONS]\n\n"
+	      "Times copy kernels and policies, interleaved in rounds, and prints per\n"
+	      "cell the median ns per copy, p10 and p90, GB/s, and the ratio to the\n"
+	      "first variant with a 95% bootstrap confidence interval.\n\n"
+	      "  --kernels LIST     kernels to time (default: every kernel this CPU runs;\n"
+	      "                     'all' says the same; libc is the C library's memcpy)\n"
+	      "  --policies LIST    named policies (linux-6.4, auto, ...) or policy text\n"
+	      "                     (64:word,movsb); may be repeated\n"
+	      "  --sizes SPEC       64 | 1-256 | 64,4K,1M | 1K-1M:x2 | 1-64:+8\n"
+	      "                     (default: 1-1M:x2)\n"
+	      "  --src-align LIST   source offsets within a page, 0..4095 (default 0)\n"
+	      "  --dst-align LIST   destination offsets within a page (default 0)\n"
+	      "  --distance LIST    (dst - src) mod 4096, 0..4095; sets the destination\n"
+	      "                     offset to src-align + distance (not with --dst-align)\n"
+	      "  --cache STATE      hot (default; same buffers every copy), warm (walks\n"
+	      "                     L2/4 per side: misses L1d), cold (walks 4x the LLC\n"
+	      "                     or flushes: every copy misses every cache)\n"
+	      "  --dist FILE        draw sizes from a distribution (fleetbench, LLVM libc,\n"
+	      "                     or 'SIZE WEIGHT' lines) with random offsets; not with\n"
+	      "                     --sizes, --src-align, --dst-align or --distance\n"
+	      "  --seconds S        the whole time budget (default 2)\n"
+	      "  --seed N           seed for the size sequence and the bootstrap\n"
+	      "                     (default: fresh, printed with the results)\n"
+	      "  --format FMT       table (default), csv or json\n"
+	      "  -o FILE            write the results to FILE instead of stdout\n"
+	      "  -q                 no progress line and no notes on stderr\n\n"
+	      "Example: the rep movsb 4K-aliasing cliff (AMD Zen 3):\n"
+	      "  ucopy bench --kernels movsb,avx2 --sizes 4352 --distance 1,2048\n", f);
+}
+
+enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct offsets {
+	size_t *v;
+	size_t n;
+};
+
+struct bench {
+	/* What was asked. */
+	struct variant *var;
+	struct ucopy_policy *pol;   /* one per policy variant */
+	char **pol_text;            /* its resolved text */
+	size_t nvar, npol;
+	struct sizes sizes;
+	struct sizes src_align, dst_align, distance;
+	int have_dst_align, have_distance, have_sizes;
+	enum cache_state cache;
+	const char *dist_path;
+	struct dist dist;
+	int have_dist;
+	double seconds;
+	uint64_t seed;
+	enum format format;
+	const char *out_path;
+	int quiet;
+	/* What was measured: one row per variant per cell. */
+	struct row *row;
+	size_t nrows;
+	const char *ctr_reason[CTR_COUNT];
+	/* Progress. */
+	size_t cells, cell;
+	double started, last_progress, cell_seconds;
+	int progress;
+};
+
+struct row {
+	size_t variant;
+	size_t size;              /* SIZE_MAX: distribution */
+	uint32_t src_off, dst_off;
+	struct variant_summary s;
+	size_t rounds, batch;
+	uint64_t copies;
+};
+
+static void bench_free(struct bench *b)
+{
+	for (size_t i = 0; i < b->npol; i++)
+		free(b->pol_text[i]);
+	free(b->pol_text);
+	free(b->pol);
+	free(b->var);
+	sizes_free(&b->sizes);
+	sizes_free(&b->src_align);
+	sizes_free(&b->dst_align);
+	sizes_free(&b->distance);
+	dist_free(&b->dist);
+	free(b->row);
+}
+
+static int add_variant(struct bench *b, struct variant **v)
+{
+	struct variant *p = realloc(b->var, (b->nvar + 1) * sizeof *p);
+	if (!p)
+		return -1;
+	b->var = p;
+	*v = &p[b->nvar++];
+	return 0;
+}
+
+static void kernel_names(char *buf, size_t len)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ucopy_kernel_count() && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					ucopy_kernel_at(i)->name);
+}
+
+static int add_kernels(struct bench *b, const char *list)
+{
+	uint64_t have = ucopy_cpu()->features;
+	if (!strcmp(list, "all")) {
+		for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+			const struct ucopy_kernel *k = ucopy_kernel_at(i);
+			struct variant *v;
+			if (!ucopy_kernel_supported(k, have))
+				continue;
+			if (add_variant(b, &v) < 0)
+				return cli_usage_error(CMD, "out of memory");
+			variant_kernel(v, k);
+		}
+		return 0;
+	}
+	const char *p = list;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[64];
+		if (len == 0 || len >= sizeof name) {
+			char names[512];
+			kernel_names(names, sizeof names);
+			return cli_usage_error(CMD, "bad kernel list '%s' (expected names from: %s)",
+					       list, names);
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		const struct ucopy_kernel *k = ucopy_kernel_find(name);
+		if (!k) {
+			char names[512];
+			kernel_names(names, sizeof names);
+			return cli_usage_error(CMD, "unknown kernel '%s' (expected one of: %s)",
+					       name, names);
+		}
+		if (!ucopy_kernel_supported(k, have)) {
+			char need[256];
+			machine_features_string(k->requires & ~have, need, sizeof need);
+			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks",
+					       name, need);
+		}
+		struct variant *v;
+		if (add_variant(b, &v) < 0)
+			return cli_usage_error(CMD, "out of memory");
+		variant_kernel(v, k);
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/* A comma both separates policies and appears inside policy text: a token
+ * with a ':' is a rule with a limit, so it and the tokens up to the next one
+ * without a limit (the last rule) form one policy; any other token is a
+ * policy name or a kernel name on its own. */
+static int add_policies(struct bench *b, const char *list)
+{
+	uint64_t have = ucopy_cpu()->features;
+	const char *p = list;
+	if (!*p)
+		return cli_usage_error(CMD, "empty policy list (expected names or policy text)");
+	while (*p) {
+		const char *q = p;
+		for (;;) {
+			const char *comma = strchr(q, ',');
+			const char *end = comma ? comma : q + strlen(q);
+			int limited = memchr(q, ':', (size_t)(end - q)) != NULL;
+			if (!limited || !comma) {
+				q = end;
+				break;
+			}
+			q = comma + 1;
+		}
+		size_t len = (size_t)(q - p);
+		char *spec = malloc(len + 1);
+		if (!spec)
+			return cli_usage_error(CMD, "out of memory");
+		memcpy(spec, p, len);
+		spec[len] = '\0';
+		struct ucopy_policy pol;
+		char err[256] = "", note[512] = "";
+		if (len == 0 || ucopy_policy_resolve(&pol, spec, have, err, sizeof err) < 0) {
+			int rc = cli_usage_error(CMD, "bad policy '%s': %s", spec,
+						 err[0] ? err : "empty");
+			free(spec);
+			return rc;
+		}
+		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0 && !b->quiet)
+			cli_error("note: policy '%s' on this CPU: %s", spec, note);
+		struct ucopy_policy *np = realloc(b->pol, (b->npol + 1) * sizeof *np);
+		char **nt = np ? realloc(b->pol_text, (b->npol + 1) * sizeof *nt) : NULL;
+		if (np)
+			b->pol = np;
+		if (nt)
+			b->pol_text = nt;
+		char text[512];
+		ucopy_policy_format(&pol, text, sizeof text);
+		char *t = nt ? malloc(strlen(text) + 1) : NULL;
+		if (!t) {
+			free(spec);
+			return cli_usage_error(CMD, "out of memory");
+		}
+		strcpy(t, text);
+		b->pol[b->npol] = pol;
+		b->pol_text[b->npol] = t;
+		b->npol++;
+		/* Variants point at policies only once the array stops moving
+		 * (see resolve_policy_pointers). */
+		struct variant *v;
+		if (add_variant(b, &v) < 0) {
+			free(spec);
+			return cli_usage_error(CMD, "out of memory");
+		}
+		variant_policy(v, spec, NULL, 0);
+		v->ctx = (void *)(uintptr_t)(b->npol - 1);
+		free(spec);
+		p = *q ? q + 1 : q;
+		if (*q && !*p)
+			return cli_usage_error(CMD, "bad policy list '%s' (ends with a comma)", list);
+	}
+	return 0;
+}
+
+static void resolve_policy_pointers(struct bench *b)
+{
+	for (size_t i = 0; i < b->nvar; i++)
+		if (b->var[i].kind == VARIANT_POLICY)
+			b->var[i].policy = &b->pol[(uintptr_t)b->var[i].ctx];
+}
+
+static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
+{
+	char err[256];
+	sizes_free(out);
+	if (sizespec_parse(arg, 4096, 0, out, err, sizeof err) < 0)
+		return cli_usage_error(CMD, "%s: %s", opt, err);
+	for (size_t i = 0; i < out->n; i++)
+		if (out->v[i] >= 4096)
+			return cli_usage_error(CMD, "%s %zu is out of range (expected 0..4095)",
+					       opt, out->v[i]);
+	return 0;
+}
+
+static int parse_seconds(const char *arg, double *out)
+{
+	char *end;
+	errno = 0;
+	double s = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(s) || s <= 0 || s > 86400 ||
+	    strpbrk(arg, "xXnN"))
+		return cli_usage_error(CMD, "bad budget '%s' (expected seconds > 0, e.g. 2 or 0.5)",
+				       arg);
+	*out = s;
+	return 0;
+}
+
+static int parse_seed(const char *arg, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (end == arg || *end || errno || arg[0] == '-')
+		return cli_usage_error(CMD, "bad seed '%s' (expected a number 0..2^64-1)", arg);
+	*out = v;
+	return 0;
+}
+
+/* --opt VALUE or --opt=VALUE. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+			     int *rc)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*rc = cli_usage_error(CMD, "option '%s' needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_args(struct bench *b, int argc, char **argv)
+{
+	const char *kernels = NULL, *sizes = NULL, *cache = NULL, *format = NULL;
+	b->seconds = 2;
+	b->seed = rng_fresh_seed();
+	/* -q first: it silences notes printed while later options are read. */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-q"))
+			b->quiet = 1;
+	for (int i = 1; i < argc; i++) {
+		int rc = 0;
+		const char *v;
+		const char *a = argv[i];
+		if ((v = opt_value(argc, argv, &i, "--kernels", &rc))) {
+			kernels = v;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--policies", &rc))) {
+			if ((rc = add_policies(b, v)))
+				return rc;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--sizes", &rc))) {
+			sizes = v;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--src-align", &rc))) {
+			if ((rc = parse_offsets("--src-align", v, &b->src_align)))
+				return rc;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--dst-align", &rc))) {
+			if ((rc = parse_offsets("--dst-align", v, &b->dst_align)))
+				return rc;
+			b->have_dst_align = 1;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--distance", &rc))) {
+			if ((rc = parse_offsets("--distance", v, &b->distance)))
+				return rc;
+			b->have_distance = 1;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--cache", &rc))) {
+			cache = v;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--dist", &rc))) {
+			b->dist_path = v;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--seconds", &rc))) {
+			if ((rc = parse_seconds(v, &b->seconds)))
+				return rc;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--seed", &rc))) {
+			if ((rc = parse_seed(v, &b->seed)))
+				return rc;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--format", &rc))) {
+			format = v;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "-o", &rc))) {
+			b->out_path = v;
+		} else if (!rc && !strcmp(a, "-q")) {
+			b->quiet = 1;
+		} else if (!rc) {
+			if (a[0] == '-')
+				return cli_usage_error(CMD, "unknown option '%s'", a);
+			return cli_usage_error(CMD, "unexpected argument '%s'", a);
+		}
+		if (rc)
+			return rc;
+	}
+
+	if (format) {
+		if (!strcmp(format, "table"))
+			b->format = FMT_TABLE;
+		else if (!strcmp(format, "csv"))
+			b->format = FMT_CSV;
+		else if (!strcmp(format, "json"))
+			b->format = FMT_JSON;
+		else
+			return cli_usage_error(CMD, "bad format '%s' (expected table, csv or json)",
+					       format);
+	}
+	if (cache && cache_parse(cache, &b->cache) < 0)
+		return cli_usage_error(CMD, "bad cache state '%s' (expected hot, warm or cold)",
+				       cache);
+	if (b->have_distance && b->have_dst_align)
+		return cli_usage_error(CMD, "--distance and --dst-align both set the destination offset (give one)");
+	if (b->dist_path && (sizes || b->src_align.n || b->have_dst_align || b->have_distance))
+		return cli_usage_error(CMD, "--dist draws sizes and offsets itself (not with --sizes, --src-align, --dst-align or --distance)");
+	if (b->out_path && !b->out_path[0])
+		return cli_usage_error(CMD, "empty output file name (-o FILE)");
+
+	if (kernels || !b->npol) {
+		size_t before = b->nvar;
+		int rc = add_kernels(b, kernels ? kernels : "all");
+		if (rc)
+			return rc;
+		/* Kernels come first: the first variant is the baseline. */
+		if (before) {
+			struct variant *tmp = malloc(b->nvar * sizeof *tmp);
+			if (!tmp)
+				return cli_usage_error(CMD, "out of memory");
+			memcpy(tmp, b->var + before, (b->nvar - before) * sizeof *tmp);
+			memcpy(tmp + (b->nvar - before), b->var, before * sizeof *tmp);
+			memcpy(b->var, tmp, b->nvar * sizeof *tmp);
+			free(tmp);
+		}
+	}
+	if (b->nvar == 0)
+		return cli_usage_error(CMD, "no kernel or policy to time");
+	resolve_policy_pointers(b);
+
+	char err[512];
+	if (b->dist_path) {
+		if (dist_read_file(b->dist_path, &b->dist, err, sizeof err) < 0)
+			return cli_usage_error(CMD, "%s", err);
+		b->have_dist = 1;
+	} else {
+		b->have_sizes = 1;
+		if (sizespec_parse(sizes ? sizes : "1-1M:x2", 100000, MAX_SIZE, &b->sizes, err,
+				   sizeof err) < 0)
+			return cli_usage_error(CMD, "--sizes: %s", err);
+	}
+	if (!b->src_align.n && parse_offsets("--src-align", "0", &b->src_align))
+		return EXIT_USAGE;
+	if (!b->have_distance && !b->have_dst_align &&
+	    parse_offsets("--dst-align", "0", &b->dst_align))
+		return EXIT_USAGE;
+	return 0;
+}
+
+static void show_progress(void *ctx, double done)
+{
+	struct bench *b = ctx;
+	double now = clock_seconds();
+	if (!b->progress || now - b->last_progress < 0.1)
+		return;
+	b->last_progress = now;
+	double frac = ((double)b->cell + done) / (double)b->cells;
+	double left = (1 - frac) * b->seconds;
+	fprintf(stderr, "\rucopy bench: %3.0f%% (%.0f s left) ", 100 * frac, ceil(left));
+	fflush(stderr);
+}
+
+static int measure_all(struct bench *b)
+{
+	size_t nsrc = b->have_dist ? 1 : b->src_align.n;
+	size_t ndst = b->have_dist ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
+	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	b->cells = nsrc * ndst * nsize;
+	b->row = calloc(b->cells * b->nvar, sizeof *b->row);
+	struct variant_summary *sum = calloc(b->nvar, sizeof *sum);
+	struct measure *m = measure_new();
+	if (!b->row || !sum || !m) {
+		free(sum);
+		measure_free(m);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	b->progress = !b->quiet && isatty(2) && b->seconds > 1;
+	b->started = clock_seconds();
+	b->last_progress = 0;
+	struct measure_opts o = { .seconds = b->seconds / (double)b->cells,
+				  .counters = 1, .progress = show_progress,
+				  .progress_ctx = b };
+	struct copy_seq seq;
+	if (b->have_dist && dist_sample(&b->dist, SEQ_LEN, b->seed, &seq) < 0) {
+		free(sum);
+		measure_free(m);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	int rc = EXIT_OK;
+	b->cell = 0;
+	for (size_t si = 0; si < nsize && rc == EXIT_OK; si++)
+		for (size_t ai = 0; ai < nsrc && rc == EXIT_OK; ai++)
+			for (size_t di = 0; di < ndst && rc == EXIT_OK; di++) {
+				uint32_t so = 0, dof = 0;
+				size_t size = SIZE_MAX;
+				if (!b->have_dist) {
+					size = b->sizes.v[si];
+					so = (uint32_t)b->src_align.v[ai];
+					dof = b->have_distance
+						      ? (uint32_t)((so + b->distance.v[di]) % 4096)
+						      : (uint32_t)b->dst_align.v[di];
+					if (copy_seq_fixed(&seq, size, 0, 0) < 0) {
+						cli_error("out of memory");
+						rc = EXIT_FAIL;
+						break;
+					}
+				}
+				struct cell c;
+				cell_init(&c, &seq, b->cache, so, dof);
+				struct cell_result r;
+				char err[256];
+				if (measure_cell(m, b->var, b->nvar, &c, &o, &r, err, sizeof err) < 0) {
+					cli_error("%s", err);
+					rc = EXIT_FAIL;
+				} else {
+					measure_summarize(&r, 0, LEVEL, RESAMPLES,
+							  b->seed ^ (uint64_t)b->cell, sum);
+					for (size_t v = 0; v < b->nvar; v++) {
+						struct row *w = &b->row[b->nrows++];
+						w->variant = v;
+						w->size = size;
+						w->src_off = so;
+						w->dst_off = dof;
+						w->s = sum[v];
+						w->rounds = r.rounds;
+						w->batch = r.batch;
+						w->copies = r.v[v].copies;
+					}
+					for (int e = 0; e < CTR_COUNT; e++)
+						b->ctr_reason[e] = r.v[0].ctr_reason[e];
+					cell_result_free(&r);
+				}
+				if (!b->have_dist)
+					copy_seq_free(&seq);
+				b->cell++;
+			}
+	if (b->have_dist)
+		copy_seq_free(&seq);
+	if (b->progress)
+		fprintf(stderr, "\r%40s\r", "");
+	free(sum);
+	measure_free(m);
+	return rc;
+}
+
+static const char *dist_name(const struct bench *b)
+{
+	const char *slash = strrchr(b->dist_path, '/');
+	return slash ? slash + 1 : b->dist_path;
+}
+
+static const char *variant_kind_name(const struct variant *v)
+{
+	return v->kind == VARIANT_KERNEL ? "kernel" : "policy";
+}
+
+static const char *variant_policy_text(const struct bench *b, const struct variant *v)
+{
+	return v->kind == VARIANT_POLICY ? b->pol_text[(uintptr_t)v->ctx] : NULL;
+}
+
+static void write_table(const struct bench *b, FILE *f)
+{
+	char line[512], ghz[32];
+	machine_cpu_line(line, sizeof line);
+	fprintf(f, "# ucopy %s bench on %s\n", ucopy_version_string(), line);
+	if (isnan(timer_tsc_ghz()))
+		snprintf(ghz, sizeof ghz, "%s", timer_name());
+	else
+		snprintf(ghz, sizeof ghz, "%s %.3f GHz", timer_name(), timer_tsc_ghz());
+	fprintf(f, "# %s, %s; timer %s; cache %s; budget %g s; seed %llu\n",
+		machine_compiler(), machine_cflags(), ghz, cache_name(b->cache), b->seconds,
+		(unsigned long long)b->seed);
+	if (b->have_dist)
+		fprintf(f, "# distribution %s (%s, %zu sizes, mean %.1f B)\n", b->dist_path,
+			dist_format_name(b->dist.format), b->dist.n, b->dist.mean);
+	for (size_t i = 0; i < b->nvar; i++)
+		if (b->var[i].kind == VARIANT_POLICY)
+			fprintf(f, "# policy %s = %s\n", b->var[i].name,
+				variant_policy_text(b, &b->var[i]));
+	int first = 1;
+	for (int e = 0; e < CTR_COUNT; e++)
+		if (b->ctr_reason[e] && b->ctr_reason[e][0]) {
+			fprintf(f, "%s%s (%s)", first ? "# counters unavailable: " : ", ",
+				counter_name((enum counter)e), b->ctr_reason[e]);
+			first = 0;
+		}
+	if (!first)
+		fputc('\n', f);
+
+	static const char *const head[] = { "variant", "size", "src", "dst", "dist",
+					     "ns/copy", "p10", "p90", "GB/s", "ratio",
+					     "95% CI", "cycles", "insns" };
+	enum { N = sizeof head / sizeof head[0] };
+	struct table t;
+	if (table_init(&t, N, head, "lrrrrrrrrrrrr") < 0)
+		return;
+	size_t last_cell = SIZE_MAX;
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->row[i];
+		size_t cell = i / b->nvar;
+		if (b->nvar > 1 && last_cell != SIZE_MAX && cell != last_cell)
+			table_add_blank(&t);
+		last_cell = cell;
+		char sz[32], so[16], dof[16], dd[16], med[32], p10[32], p90[32], gb[32],
+			ra[32], ci[64], cy[32], in[32], lo[32], hi[32];
+		if (w->size == SIZE_MAX) {
+			snprintf(sz, sizeof sz, "%s", dist_name(b));
+			snprintf(so, sizeof so, "rand");
+			snprintf(dof, sizeof dof, "rand");
+			snprintf(dd, sizeof dd, "rand");
+		} else {
+			machine_format_size(w->size, sz, sizeof sz);
+			snprintf(so, sizeof so, "%u", w->src_off);
+			snprintf(dof, sizeof dof, "%u", w->dst_off);
+			snprintf(dd, sizeof dd, "%u", (w->dst_off - w->src_off) & 4095u);
+		}
+		fmt_num(med, sizeof med, w->s.ns.median);
+		fmt_num(p10, sizeof p10, w->s.ns.p10);
+		fmt_num(p90, sizeof p90, w->s.ns.p90);
+		fmt_num(gb, sizeof gb, w->s.gbps);
+		fmt_num(lo, sizeof lo, w->s.ratio.lo);
+		fmt_num(hi, sizeof hi, w->s.ratio.hi);
+		snprintf(ra, sizeof ra, "%.3f", w->s.ratio.est);
+		snprintf(ci, sizeof ci, "%s-%s", lo, hi);
+		fmt_num(cy, sizeof cy, w->s.per_copy[CTR_CYCLES]);
+		fmt_num(in, sizeof in, w->s.per_copy[CTR_INSTRUCTIONS]);
+		const char *cells[N] = { b->var[w->variant].name, sz, so, dof, dd, med, p10,
+					 p90, gb, ra, ci, cy, in };
+		table_add(&t, cells);
+	}
+	table_print(&t, f);
+	table_free(&t);
+}
+
+static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst_align",
+				    "distance", "cache", "ns_median", "ns_p10", "ns_p90",
+				    "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles",
+				    "instructions", "branches", "branch_misses",
+				    "task_clock_ns", "rounds", "batch", "copies" };
+enum { NKEYS = sizeof keys / sizeof keys[0] };
+
+static void write_csv(const struct bench *b, FILE *f)
+{
+	csv_row(f, NKEYS, keys);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->row[i];
+		char v[NKEYS][48];
+		const char *cells[NKEYS];
+		int d = w->size == SIZE_MAX;
+		v[0][0] = '\0';
+		v[1][0] = '\0';
+		if (!d)
+			snprintf(v[1], 48, "%zu", w->size);
+		snprintf(v[2], 48, "%s", d ? dist_name(b) : "");
+		if (d) {
+			v[3][0] = v[4][0] = v[5][0] = '\0';
+		} else {
+			snprintf(v[3], 48, "%u", w->src_off);
+			snprintf(v[4], 48, "%u", w->dst_off);
+			snprintf(v[5], 48, "%u", (w->dst_off - w->src_off) & 4095u);
+		}
+		snprintf(v[6], 48, "%s", cache_name(b->cache));
+		double num[] = { w->s.ns.median, w->s.ns.p10, w->s.ns.p90, w->s.gbps,
+				 w->s.ratio.est, w->s.ratio.lo, w->s.ratio.hi,
+				 w->s.per_copy[CTR_CYCLES], w->s.per_copy[CTR_INSTRUCTIONS],
+				 w->s.per_copy[CTR_BRANCHES], w->s.per_copy[CTR_BRANCH_MISSES],
+				 w->s.per_copy[CTR_TASK_CLOCK] };
+		for (size_t k = 0; k < sizeof num / sizeof num[0]; k++)
+			fmt_raw(v[7 + k], 48, num[k]);
+		snprintf(v[19], 48, "%zu", w->rounds);
+		snprintf(v[20], 48, "%zu", w->batch);
+		snprintf(v[21], 48, "%llu", (unsigned long long)w->copies);
+		for (size_t k = 0; k < NKEYS; k++)
+			cells[k] = v[k];
+		cells[0] = b->var[w->variant].name;
+		csv_row(f, NKEYS, cells);
+	}
+}
+
+static void json_offsets(struct json *j, const char *key, const struct sizes *s,
+			 int present)
+{
+	json_key(j, key);
+	if (!present) {
+		json_null(j);
+		return;
+	}
+	json_begin_array(j);
+	for (size_t i = 0; i < s->n; i++)
+		json_uint(j, s->v[i]);
+	json_end_array(j);
+}
+
+static void write_json(const struct bench *b, FILE *f)
+{
+	struct json j;
+	json_init(&j, f, 1);
+	json_begin_object(&j);
+	json_key(&j, "machine");
+	machine_json(&j);
+
+	json_key(&j, "config");
+	json_begin_object(&j);
+	json_key(&j, "variants");
+	json_begin_array(&j);
+	for (size_t i = 0; i < b->nvar; i++) {
+		json_begin_object(&j);
+		json_key(&j, "name"); json_string(&j, b->var[i].name);
+		json_key(&j, "kind"); json_string(&j, variant_kind_name(&b->var[i]));
+		json_key(&j, "policy"); json_string(&j, variant_policy_text(b, &b->var[i]));
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_offsets(&j, "sizes", &b->sizes, !b->have_dist);
+	json_key(&j, "dist");
+	if (b->have_dist) {
+		json_begin_object(&j);
+		json_key(&j, "file"); json_string(&j, b->dist_path);
+		json_key(&j, "format"); json_string(&j, dist_format_name(b->dist.format));
+		json_key(&j, "sizes"); json_uint(&j, b->dist.n);
+		json_key(&j, "mean"); json_double(&j, b->dist.mean);
+		json_key(&j, "alignments"); json_bool(&j, b->dist.has_align);
+		json_key(&j, "sequence"); json_uint(&j, SEQ_LEN);
+		json_end_object(&j);
+	} else {
+		json_null(&j);
+	}
+	json_offsets(&j, "src_align", &b->src_align, !b->have_dist);
+	json_offsets(&j, "dst_align", &b->dst_align, !b->have_dist && !b->have_distance);
+	json_offsets(&j, "distance", &b->distance, b->have_distance);
+	json_key(&j, "cache"); json_string(&j, cache_name(b->cache));
+	json_key(&j, "seconds"); json_double(&j, b->seconds);
+	json_key(&j, "seed"); json_uint(&j, b->seed);
+	json_key(&j, "timer"); json_string(&j, timer_name());
+	json_key(&j, "tsc_ghz"); json_double(&j, timer_tsc_ghz());
+	json_key(&j, "confidence"); json_double(&j, LEVEL);
+	json_key(&j, "resamples"); json_uint(&j, RESAMPLES);
+	json_key(&j, "counters");
+	json_begin_object(&j);
+	for (int e = 0; e < CTR_COUNT; e++) {
+		json_key(&j, counter_name((enum counter)e));
+		const char *why = b->ctr_reason[e];
+		json_string(&j, !why ? "unknown" : why[0] ? why : "ok");
+	}
+	json_end_object(&j);
+	json_end_object(&j);
+
+	json_key(&j, "results");
+	json_begin_array(&j);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct row *w = &b->row[i];
+		int d = w->size == SIZE_MAX;
+		json_begin_object(&j);
+		json_key(&j, "variant"); json_string(&j, b->var[w->variant].name);
+		json_key(&j, "size");
+		if (d) json_null(&j); else json_uint(&j, w->size);
+		json_key(&j, "dist"); json_string(&j, d ? b->dist_path : NULL);
+		json_key(&j, "src_align");
+		if (d) json_null(&j); else json_uint(&j, w->src_off);
+		json_key(&j, "dst_align");
+		if (d) json_null(&j); else json_uint(&j, w->dst_off);
+		json_key(&j, "distance");
+		if (d) json_null(&j); else json_uint(&j, (w->dst_off - w->src_off) & 4095u);
+		json_key(&j, "cache"); json_string(&j, cache_name(b->cache));
+		json_key(&j, "ns_median"); json_double(&j, w->s.ns.median);
+		json_key(&j, "ns_p10"); json_double(&j, w->s.ns.p10);
+		json_key(&j, "ns_p90"); json_double(&j, w->s.ns.p90);
+		json_key(&j, "gbps"); json_double(&j, w->s.gbps);
+		json_key(&j, "ratio"); json_double(&j, w->s.ratio.est);
+		json_key(&j, "ratio_lo"); json_double(&j, w->s.ratio.lo);
+		json_key(&j, "ratio_hi"); json_double(&j, w->s.ratio.hi);
+		json_key(&j, "cycles"); json_double(&j, w->s.per_copy[CTR_CYCLES]);
+		json_key(&j, "instructions"); json_double(&j, w->s.per_copy[CTR_INSTRUCTIONS]);
+		json_key(&j, "branches"); json_double(&j, w->s.per_copy[CTR_BRANCHES]);
+		json_key(&j, "branch_misses"); json_double(&j, w->s.per_copy[CTR_BRANCH_MISSES]);
+		json_key(&j, "task_clock_ns"); json_double(&j, w->s.per_copy[CTR_TASK_CLOCK]);
+		json_key(&j, "rounds"); json_uint(&j, w->rounds);
+		json_key(&j, "batch"); json_uint(&j, w->batch);
+		json_key(&j, "copies"); json_uint(&j, w->copies);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench b;
+	memset(&b, 0, sizeof b);
+	int rc = parse_args(&b, argc, argv);
+	if (rc) {
+		bench_free(&b);
+		return rc;
+	}
+	FILE *f = stdout;
+	if (b.out_path && !(f = fopen(b.out_path, "w"))) {
+		rc = cli_usage_error(CMD, "cannot write '%s': %s", b.out_path, strerror(errno));
+		bench_free(&b);
+		return rc;
+	}
+	rc = measure_all(&b);
+	if (rc == EXIT_OK) {
+		if (b.format == FMT_JSON)
+			write_json(&b, f);
+		else if (b.format == FMT_CSV)
+			write_csv(&b, f);
+		else
+			write_table(&b, f);
+		if (fflush(f) || ferror(f)) {
+			cli_error("cannot write '%s': %s", b.out_path ? b.out_path : "stdout",
+				  strerror(errno));
+			rc = EXIT_FAIL;
+		}
+	}
+	if (f != stdout)
+		fclose(f);
+	bench_free(&b);
+	return rc;
+}
