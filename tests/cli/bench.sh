@@ -1,0 +1,127 @@
+# CLI tests: ucopy bench output (JSON, CSV, table) and its error cases.
+# Budgets are tiny: these check shapes and fields, never timings.
+. tests/cli/lib.sh
+
+# bad NAME PATTERN ARGS...: exit 2, one line on stderr matching PATTERN (a
+# grep -E pattern), nothing on stdout.
+bad() {
+	name=$1 pattern=$2; shift 2
+	run bench "$@"
+	if [ $rc -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] &&
+		grep -Eq -- "$pattern" "$err"; then
+		echo "PASS bench error: $name"
+	else
+		echo "FAIL bench error: $name: rc=$rc, want 2 and /$pattern/"
+		sed 's/^/  stdout: /' "$out" | head -3
+		sed 's/^/  stderr: /' "$err" | head -3
+	fi
+}
+
+run bench --kernels movsb,libc --sizes 64,4352 --distance 1,2048 --seconds 0.1 --format json --seed 7
+expect "bench --format json parses" json_ok
+expect "bench JSON has machine, config and every result field" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["machine"]
+for k in ("cpu", "features", "caches", "compiler", "cflags", "date"):
+    assert k in m, k
+c = d["config"]
+assert [v["name"] for v in c["variants"]] == ["movsb", "libc"], c["variants"]
+assert c["sizes"] == [64, 4352] and c["distance"] == [1, 2048] and c["seed"] == 7, c
+assert c["cache"] == "hot" and c["seconds"] == 0.1 and c["timer"] in ("tsc", "clock_gettime")
+r = d["results"]
+assert len(r) == 2 * 2 * 2, len(r)
+keys = ("variant", "size", "src_align", "dst_align", "distance", "cache", "ns_median",
+        "ns_p10", "ns_p90", "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles", "instructions")
+for x in r:
+    for k in keys:
+        assert k in x, k
+    assert x["ns_median"] > 0 and x["ns_p10"] <= x["ns_median"] <= x["ns_p90"], x
+    assert x["gbps"] > 0 and x["ratio_lo"] <= x["ratio"] <= x["ratio_hi"], x
+    assert (x["dst_align"] - x["src_align"]) % 4096 == x["distance"], x
+    for k in ("cycles", "instructions"):
+        assert x[k] is None or x[k] > 0, (k, x[k])
+base = [x for x in r if x["variant"] == "movsb"]
+assert all(x["ratio"] == 1 and x["ratio_lo"] == 1 for x in base), base
+assert {x["distance"] for x in r} == {1, 2048} and {x["size"] for x in r} == {64, 4352}
+' "$out"
+expect "bench: no progress line when stderr is not a terminal" sh -c "[ ! -s '$err' ]"
+
+# Policies (one given as policy text with commas) beside a kernel, warm.
+run bench --kernels avx2 --policies linux-6.4,64:word,movsb --sizes 128 --cache warm --seconds 0.05 --format json -q
+expect "bench policies: named and text, kernels first" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d["config"]["variants"]
+assert [x["name"] for x in v] == ["avx2", "linux-6.4", "64:word,movsb"], v
+assert v[1]["kind"] == "policy" and v[2]["policy"] == "64:word,movsb", v
+assert all(x["cache"] == "warm" for x in d["results"])
+' "$out"
+
+# A distribution file (plain format, written here).
+dist=$(mktemp)
+trap 'rm -f "$out" "$err" "$dist"' EXIT
+printf '# sizes\n16 5\n256 3\n4K 1\n' >"$dist"
+run bench --kernels avx2 --dist "$dist" --seconds 0.05 --format json --seed 3
+expect "bench --dist: size null, dist named, offsets null" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["config"]
+assert c["dist"]["format"] == "plain" and c["dist"]["sizes"] == 3 and c["sizes"] is None, c
+x = d["results"][0]
+assert x["size"] is None and x["dist"] == sys.argv[2] and x["distance"] is None, x
+assert x["gbps"] > 0
+' "$out" "$dist"
+
+run bench --kernels word --sizes 1K --seconds 0.05 --format csv
+expect "bench --format csv: header and one row" sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$out') -eq 2 ] && head -1 '$out' | grep -q '^variant,size,dist,src_align,dst_align,distance,cache,ns_median' && tail -1 '$out' | grep -q '^word,1024,,0,0,0,hot,'"
+
+run bench --kernels word,byte --sizes 8 --seconds 0.05
+expect "bench table: machine line, header, a row per variant" sh -c "[ $rc -eq 0 ] && grep -q '^# ucopy .* bench on ' '$out' && grep -q '^variant ' '$out' && grep -q '^word ' '$out' && grep -q '^byte ' '$out'"
+
+o=$(mktemp)
+run bench --kernels word --sizes 8 --seconds 0.02 -o "$o" --format json
+expect "bench -o FILE: results in the file, nothing on stdout" sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$o'"
+rm -f "$o"
+
+# Errors: exit 2, one line naming the bad input, nothing on stdout.
+bad "unknown kernel" "unknown kernel 'frob' \(expected one of: .*movsb" --kernels movsb,frob
+bad "empty kernel in list" "bad kernel list" --kernels movsb,
+bad "unknown policy" "bad policy 'linux-9.9'" --policies linux-9.9
+bad "malformed policy text" "bad policy '64:frob,movsb'" --policies 64:frob,movsb
+bad "malformed size" "bad size '12Q' \(expected a number with optional K, M or G\)" --sizes 64,12Q
+bad "backwards range" "bad range '256-1'" --sizes 256-1
+bad "size too large" "too large" --sizes 4G
+bad "alignment >= 4096" "--src-align 4096 is out of range \(expected 0..4095\)" --src-align 0,4096
+bad "dst alignment malformed" "--dst-align: bad size 'x'" --dst-align x
+bad "distance >= 4096" "--distance 5000 is out of range" --distance 5000
+bad "distance with dst-align" "--distance and --dst-align" --distance 1 --dst-align 1
+bad "bad cache state" "bad cache state 'tepid' \(expected hot, warm or cold\)" --cache tepid
+bad "budget zero" "bad budget '0'" --seconds 0
+bad "budget negative" "bad budget '-1'" --seconds -1
+bad "budget not a number" "bad budget 'soon'" --seconds soon
+bad "budget nan" "bad budget 'nan'" --seconds nan
+bad "bad format" "bad format 'xml' \(expected table, csv or json\)" --format xml
+bad "missing value" "option '--sizes' needs a value" --sizes
+bad "unknown option" "unknown option '--frob'" --frob
+bad "stray argument" "unexpected argument 'extra'" extra
+bad "missing distribution" "cannot read '/nonexistent/d.csv': No such file" --dist /nonexistent/d.csv
+: >"$dist"
+bad "empty distribution" "empty distribution file" --dist "$dist"
+printf '0:0.5,8:0.5\n0:1\n' >"$dist"
+bad "truncated distribution" ":3: truncated" --dist "$dist"
+printf '0:0.5,8\n' >"$dist"
+bad "malformed distribution" ":1: bad entry '8'" --dist "$dist"
+bad "dist with sizes" "--dist draws sizes" --dist "$dist" --sizes 64
+bad "unwritable output" "cannot write '/nonexistent/out'" --kernels word -o /nonexistent/out
+# A kernel this CPU cannot run is named, when there is one.
+missing=$(python3 -c '
+import json, subprocess, sys
+d = json.loads(subprocess.run([sys.argv[1], "features", "--json"], capture_output=True).stdout)
+print(next((k["name"] for k in d["kernels"] if not k["supported"]), ""))
+' "$UCOPY" 2>/dev/null)
+if [ -n "$missing" ]; then
+	bad "unsupported kernel" "kernel '$missing' needs .*which this CPU lacks" --kernels "$missing"
+else
+	echo "SKIP bench error: unsupported kernel: this CPU runs every kernel"
+fi
