@@ -125,7 +125,7 @@ FUZZ_CC ?= clang
 fuzz:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-fuzz CC=$(FUZZ_CC) \
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" lib $(addprefix $(B)-fuzz/,$(PRG_LIBOBJ:$(B)/%=%))
-	$(Q)$(MAKE) --no-print-directory B=$(B)-fuzz CC=$(FUZZ_CC) $(FUZZ_BIN)
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 
 $(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c
 	@$(if $(Q),echo "  FUZZ    $<")

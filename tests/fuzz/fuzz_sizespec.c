@@ -1,0 +1,40 @@
+/*
+ * fuzz_sizespec.c - libFuzzer target for sizes and size lists: no crash, no
+ * hang on huge ranges, and every accepted list within its limits.
+ */
+#include "sizespec.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+
+	char err[256];
+	size_t v;
+	if (parse_size(text, &v, err, sizeof err) != 0 && !strstr(err, "bad size"))
+		__builtin_trap();
+
+	struct sizes s;
+	const size_t max_count = 4096, max_size = (size_t)1 << 30;
+	if (sizespec_parse(text, max_count, max_size, &s, err, sizeof err) == 0) {
+		if (s.n == 0 || s.n > max_count)
+			__builtin_trap();
+		for (size_t i = 0; i < s.n; i++)
+			if (s.v[i] > max_size)
+				__builtin_trap();
+		sizes_free(&s);
+	} else if (s.v || s.n || !err[0]) {
+		__builtin_trap();
+	}
+	free(text);
+	return 0;
+}
