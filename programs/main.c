@@ -11,6 +11,8 @@ static const struct command commands[] = {
 	  cmd_features, help_features },
 	{ "bench", "time kernels and policies over sizes, alignments, distances and caches",
 	  cmd_bench, help_bench },
+	{ "compare", "A/B two policies on a workload: perf-stat blocks, ratio, verdict",
+	  cmd_compare, help_compare },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,718 @@
+/*
+ * compare.c - `ucopy compare A B`: two copy policies on one workload,
+ * interleaved, reported the way `perf stat` reports a run, and a verdict on
+ * the difference (compare.h says how it is reached).
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "json.h"
+#include "machine.h"
+#include "measure.h"
+#include "workload.h"
+
+#define CMD "compare"
+
+/* Rounds: a verdict from fewer than this many pairs rests on too little (the
+ * bootstrap interval of a median is coarse below ~20 samples); a budget
+ * stops at the upper bound, which keeps the bootstrap under a second. */
+#define MIN_ROUNDS 20
+#define MAX_ROUNDS 20000
+#define MIN_RUNS 5
+#define MAX_RUNS 100000
+
+void help_compare(FILE *f)
+{
+	fputs("usage: ucopy compare A B [--workload NAME | --dist FILE | --sizes SPEC]\n"
+	      "                     [--assume-features LIST] [--fault-tolerant]\n"
+	      "                     [--cache STATE] [--runs N] [--seconds S]\n"
+	      "                     [--margin PCT] [--seed N] [--json] [-q]\n"
+	      "       ucopy compare --list-workloads\n\n"
+	      "Times policy B against policy A on one workload, A and B interleaved\n"
+	      "round by round, and says whether B is slower, faster or the same.\n"
+	      "A and B are named policies (linux-4.19, axboe-2018, linux-6.3,\n"
+	      "linux-6.4-rc1, linux-6.4, linux-6.6, auto), policy text\n"
+	      "('64:word,movsb') or kernel names (movsb, avx2, libc, ...).\n\n"
+	      "For A and for B it prints a block like perf stat's (task-clock,\n"
+	      "cycles, instructions, IPC, branches, branch-misses, each '<not\n"
+	      "supported>' where the machine has no such counter; time elapsed in\n"
+	      "the timed copies, bytes copied, GB/s, ns per copy), then the ratio\n"
+	      "of B's median time per copy to A's with its 95% confidence interval\n"
+	      "(paired bootstrap over the rounds; Mann-Whitney U alongside) and the\n"
+	      "verdict: a regression or improvement when the interval excludes 1\n"
+	      "and the change is larger than the margin; 'no significant\n"
+	      "difference' only when the interval lies within the margin;\n"
+	      "inconclusive when the interval is too wide to say either.\n\n"
+	      "  --workload NAME        tcp-sendmsg, aio-poll, cold-read or dist:FILE\n"
+	      "                         (--list-workloads says what each models)\n"
+	      "  --dist FILE            sizes drawn from a distribution file\n"
+	      "  --sizes SPEC           these sizes copied in turn (64 | 64,32 | 1-256);\n"
+	      "                         with cold-read: its sizes (default 4K)\n"
+	      "  --assume-features LIST resolve named policies for this CPU's features\n"
+	      "                         changed by LIST ('erms,-fsrm': an ERMS-only\n"
+	      "                         Xeon); the resolved policies are printed, then\n"
+	      "                         fitted to the kernels this CPU can run\n"
+	      "  --fault-tolerant       time ucopy_policy_try (the copy_from_user path)\n"
+	      "                         instead of the plain copy\n"
+	      "  --cache STATE          hot (default), warm or cold, for --sizes,\n"
+	      "                         --dist and aio-poll\n"
+	      "  --runs N               exactly N interleaved rounds (5..100000)\n"
+	      "                         instead of as many as the budget allows\n"
+	      "  --seconds S            the time budget (default 2)\n"
+	      "  --margin PCT           differences below PCT percent do not count\n"
+	      "                         (default 1.5: the size of code-placement\n"
+	      "                         effects; see docs/reproducing.md)\n"
+	      "  --seed N               seed for size sequences and the bootstrap\n"
+	      "  --json                 one JSON object instead of the text\n"
+	      "  -q                     no progress line on stderr\n\n"
+	      "example:\n"
+	      "  ucopy compare linux-6.3 linux-6.4-rc1 --workload tcp-sendmsg \\\n"
+	      "        --assume-features erms,-fsrm\n", f);
+}
+
+/*=====   Verdict   =====*/
+
+const char *verdict_name(enum verdict_kind k)
+{
+	switch (k) {
+	case VERDICT_EQUIVALENT: return "equivalent";
+	case VERDICT_REGRESSION: return "regression";
+	case VERDICT_IMPROVEMENT: return "improvement";
+	case VERDICT_SLOWER: return "slower";
+	case VERDICT_FASTER: return "faster";
+	default: return "inconclusive";
+	}
+}
+
+void compare_verdict(const struct stats_interval *r, double m, struct verdict *v)
+{
+	double mp = m * 100;
+	v->change = r->est - 1;
+	if (!isfinite(r->est) || !isfinite(r->lo) || !isfinite(r->hi)) {
+		v->kind = VERDICT_INCONCLUSIVE;
+		v->change = NAN;
+		snprintf(v->text, sizeof v->text,
+			 "inconclusive: no interval could be formed from the samples");
+		return;
+	}
+	double pct = fabs(v->change) * 100;
+	/* Equivalence first: an interval inside the margin settles it whether
+	 * or not it also excludes 1 (a 0.3% difference is real but does not
+	 * matter, and may be placement alone). */
+	if (r->lo >= 1 - m && r->hi <= 1 + m) {
+		v->kind = VERDICT_EQUIVALENT;
+		snprintf(v->text, sizeof v->text,
+			 "no significant difference (within ±%.3g%%)", mp);
+	} else if (r->lo > 1) {
+		int big = r->est > 1 + m;
+		v->kind = big ? VERDICT_REGRESSION : VERDICT_SLOWER;
+		snprintf(v->text, sizeof v->text,
+			 big ? "B is %.1f%% slower than A (regression)"
+			     : "B is %.1f%% slower than A (significant, but within the "
+			       "±%.3g%% margin)", pct, mp);
+	} else if (r->hi < 1) {
+		int big = r->est < 1 - m;
+		v->kind = big ? VERDICT_IMPROVEMENT : VERDICT_FASTER;
+		snprintf(v->text, sizeof v->text,
+			 big ? "B is %.1f%% faster than A (improvement)"
+			     : "B is %.1f%% faster than A (significant, but within the "
+			       "±%.3g%% margin)", pct, mp);
+	} else {
+		v->kind = VERDICT_INCONCLUSIVE;
+		snprintf(v->text, sizeof v->text,
+			 "inconclusive: B/A lies between %.3f and %.3f, which neither "
+			 "excludes 1 nor fits within ±%.3g%% (measure longer, or on a "
+			 "quieter machine)", r->lo, r->hi, mp);
+	}
+}
+
+int compare_samples(const double *a, const double *b, size_t n, double margin,
+		    uint64_t seed, struct stats_interval *ratio, struct verdict *v)
+{
+	int rc = stats_ratio_ci(a, b, n, 0, COMPARE_LEVEL, seed, ratio);
+	if (rc < 0)
+		ratio->lo = ratio->hi = NAN;
+	compare_verdict(ratio, margin, v);
+	return rc;
+}
+
+/*=====   The command line   =====*/
+
+struct side_policy {
+	const char *spec;
+	struct ucopy_policy resolved;  /* for the (assumed) features */
+	struct ucopy_policy run;       /* fitted to this CPU: what is timed */
+	char resolved_text[512], run_text[512];
+	char fit_note[512];            /* "" when nothing was replaced */
+	char try_note[256];            /* kernels ucopy_policy_try replaces */
+};
+
+struct compare {
+	struct side_policy p[2];
+	struct workload_opts wo;
+	const char *assume;
+	uint64_t features;             /* what the policies were resolved for */
+	int fault_tolerant, json, quiet, have_seed;
+	unsigned runs;                 /* 0: as the budget allows */
+	double seconds, margin;
+	uint64_t seed;
+	/* progress */
+	double started, last_progress;
+	int progress;
+};
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name,
+			     int *rc)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (*i + 1 >= argc) {
+		*rc = cli_usage_error(CMD, "option '%s' needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+/* A number that is all of arg, finite, in [lo, hi]. */
+static int parse_number(const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	/* strtod reads "nan", "inf" and hex; none is a budget or a margin. */
+	if (end == arg || *end || errno || !isfinite(v) || v < lo || v > hi ||
+	    strpbrk(arg, "xXnNiI"))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int set_once(const char **slot, const char *v, const char *opt)
+{
+	if (*slot)
+		return cli_usage_error(CMD, "%s given twice", opt);
+	*slot = v;
+	return 0;
+}
+
+static int parse_args(struct compare *c, int argc, char **argv)
+{
+	int npos = 0, list = 0;
+	const char *runs = NULL, *seconds = NULL, *margin = NULL, *seed = NULL;
+
+	c->seconds = 2;
+	c->margin = COMPARE_MARGIN;
+	for (int i = 1; i < argc; i++) {
+		int rc = 0;
+		const char *v, *a = argv[i];
+		if ((v = opt_value(argc, argv, &i, "--workload", &rc)))
+			rc = set_once(&c->wo.name, v, "--workload");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--dist", &rc)))
+			rc = set_once(&c->wo.dist_path, v, "--dist");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--sizes", &rc)))
+			rc = set_once(&c->wo.sizes, v, "--sizes");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--cache", &rc)))
+			rc = set_once(&c->wo.cache, v, "--cache");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--assume-features", &rc)))
+			rc = set_once(&c->assume, v, "--assume-features");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--runs", &rc)))
+			rc = set_once(&runs, v, "--runs");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--seconds", &rc)))
+			rc = set_once(&seconds, v, "--seconds");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--margin", &rc)))
+			rc = set_once(&margin, v, "--margin");
+		else if (!rc && (v = opt_value(argc, argv, &i, "--seed", &rc)))
+			rc = set_once(&seed, v, "--seed");
+		else if (rc)
+			;
+		else if (!strcmp(a, "--fault-tolerant"))
+			c->fault_tolerant = 1;
+		else if (!strcmp(a, "--json"))
+			c->json = 1;
+		else if (!strcmp(a, "-q"))
+			c->quiet = 1;
+		else if (!strcmp(a, "--list-workloads"))
+			list = 1;
+		else if (a[0] == '-' && a[1])
+			rc = cli_usage_error(CMD, "unknown option '%s'", a);
+		else if (npos < 2)
+			c->p[npos++].spec = a;
+		else
+			rc = cli_usage_error(CMD, "unexpected argument '%s' (expected two "
+					     "policies, A and B)", a);
+		if (rc)
+			return rc;
+	}
+	if (list)
+		return argc == 2 ? -1
+				 : cli_usage_error(CMD, "--list-workloads takes no other arguments");
+	if (npos < 2)
+		return cli_usage_error(CMD, "expected two policies, A and B (e.g. "
+				       "'ucopy compare linux-6.3 linux-6.4-rc1 "
+				       "--workload tcp-sendmsg')");
+	double d;
+	if (runs) {
+		if (parse_number(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))
+			return cli_usage_error(CMD, "bad --runs '%s' (expected a whole "
+					       "number of rounds, %d..%d)", runs,
+					       MIN_RUNS, MAX_RUNS);
+		c->runs = (unsigned)d;
+	}
+	if (seconds) {
+		if (parse_number(seconds, 0, 86400, &d) || d <= 0)
+			return cli_usage_error(CMD, "bad budget '%s' (expected seconds > 0, "
+					       "e.g. 2 or 0.5)", seconds);
+		c->seconds = d;
+	}
+	if (margin) {
+		/* Below 0.1% the margin is inside the timer's own error; above 50%
+		 * it would call a 2x slowdown "no difference". */
+		if (parse_number(margin, 0.1, 50, &d))
+			return cli_usage_error(CMD, "bad --margin '%s' (expected a "
+					       "percentage, 0.1..50)", margin);
+		c->margin = d / 100;
+	}
+	if (seed) {
+		char *end;
+		errno = 0;
+		unsigned long long s = strtoull(seed, &end, 10);
+		if (end == seed || *end || errno || seed[0] == '-')
+			return cli_usage_error(CMD, "bad seed '%s' (expected a number "
+					       "0..2^64-1)", seed);
+		c->seed = s;
+		c->have_seed = 1;
+	}
+	return 0;
+}
+
+/* Names the kernels of p that ucopy_policy_try() runs in place of others
+ * (those that are not fault-capable, such as libc). */
+static void try_note(const struct ucopy_policy *p, char *buf, size_t len)
+{
+	size_t pos = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; i < p->nrules; i++) {
+		const struct ucopy_kernel *k = p->rule[i].kernel;
+		const struct ucopy_kernel *f = ucopy_kernel_fault_capable(k);
+		if (f == k || (pos && strstr(buf, k->name)))
+			continue;
+		int n = snprintf(buf + pos, len - pos, "%s%s -> %s", pos ? ", " : "",
+				 k->name, f->name);
+		if (n < 0 || (size_t)n >= len - pos)
+			break;
+		pos += (size_t)n;
+	}
+}
+
+static int resolve(struct compare *c)
+{
+	const struct ucopy_cpu *cpu = ucopy_cpu();
+	char err[512];
+	c->features = cpu->features;
+	if (c->assume &&
+	    ucopy_features_parse(c->assume, cpu->features, &c->features, err,
+				 sizeof err) < 0)
+		return cli_usage_error(CMD, "bad --assume-features '%s': %s", c->assume,
+				       err);
+	for (int i = 0; i < 2; i++) {
+		struct side_policy *s = &c->p[i];
+		if (ucopy_policy_resolve(&s->resolved, s->spec, c->features, err,
+					 sizeof err) < 0)
+			return cli_usage_error(CMD, "%c: %s", 'A' + i, err);
+		s->run = s->resolved;
+		ucopy_policy_fit(&s->run, cpu->features, s->fit_note, sizeof s->fit_note);
+		ucopy_policy_format(&s->resolved, s->resolved_text, sizeof s->resolved_text);
+		ucopy_policy_format(&s->run, s->run_text, sizeof s->run_text);
+		if (c->fault_tolerant)
+			try_note(&s->run, s->try_note, sizeof s->try_note);
+	}
+	return 0;
+}
+
+/* The rep-string speed bits the assumed set and this CPU disagree on: the
+ * policy follows the assumed set, the instruction runs at this CPU's speed. */
+static void rep_note(const struct compare *c, char *buf, size_t len)
+{
+	static const unsigned bits[] = { UCOPY_FEAT_ERMS, UCOPY_FEAT_FSRM,
+					 UCOPY_FEAT_FZRM, UCOPY_FEAT_REP_GOOD };
+	uint64_t have = ucopy_cpu()->features;
+	size_t pos = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++) {
+		uint64_t b = UINT64_C(1) << bits[i];
+		if ((have & b) == (c->features & b))
+			continue;
+		int n = snprintf(buf + pos, len - pos, "%s%s %s", pos ? ", " : "",
+				 have & b ? "has" : "lacks", ucopy_feature_name(bits[i]));
+		if (n < 0 || (size_t)n >= len - pos)
+			break;
+		pos += (size_t)n;
+	}
+}
+
+static void show_progress(void *ctx, double done)
+{
+	struct compare *c = ctx;
+	double now = clock_seconds();
+	if (!c->progress || now - c->last_progress < 0.2)
+		return;
+	c->last_progress = now;
+	double left = c->seconds - (now - c->started);
+	fprintf(stderr, "\rucopy compare: %3.0f%% (%.0f s left) ", done * 100,
+		left > 0 ? left : 0);
+}
+
+/*=====   Output   =====*/
+
+/* A number with thousands separators in its integer part and `decimals`
+ * digits after the point, as perf stat prints counts and milliseconds. */
+static void fmt_grouped(char *buf, size_t len, double v, int decimals)
+{
+	char digits[48];
+	snprintf(digits, sizeof digits, "%.*f", decimals, v);
+	const char *dot = strchr(digits, '.');
+	size_t n = dot ? (size_t)(dot - digits) : strlen(digits), o = 0;
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0 && digits[i - 1] != '-')
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = 0;
+	if (dot)
+		snprintf(buf + o, len - o, "%s", dot);
+}
+
+static void fmt_count(char *buf, size_t len, double v)
+{
+	fmt_grouped(buf, len, v, 0);
+}
+
+/* A duration with a unit that keeps it readable. */
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (ns < 1e3)
+		snprintf(buf, len, "%.1f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.2f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+}
+
+/* One line of a block: value right-aligned, name, then "# comment". */
+static void stat_line(const char *value, const char *name, const char *comment)
+{
+	if (comment && comment[0])
+		printf("%22s  %-16s #  %s\n", value, name, comment);
+	else
+		printf("%22s  %s\n", value, name);
+}
+
+static void counter_line(const struct variant_result *v, enum counter e,
+			 const char *comment)
+{
+	char val[48];
+	if (isfinite(v->ctr[e]))
+		fmt_count(val, sizeof val, v->ctr[e]);
+	else
+		snprintf(val, sizeof val, "<%s>",
+			 v->ctr_reason[e] && v->ctr_reason[e][0] ? v->ctr_reason[e]
+								 : "not counted");
+	stat_line(val, counter_name(e), isfinite(v->ctr[e]) ? comment : NULL);
+}
+
+static void print_block(const struct compare *c, const struct workload *w,
+			const struct cell_result *r, const struct variant_summary *s,
+			int i)
+{
+	const struct variant_result *v = &r->v[i];
+	const struct side_policy *p = &c->p[i];
+	char val[64], com[96];
+
+	printf("\n Performance counter stats for %c, %s (%s), %zu rounds of %zu copies:\n\n",
+	       'A' + i, p->spec, p->run_text, r->rounds, r->batch);
+	double tc = v->ctr[CTR_TASK_CLOCK];
+	if (isfinite(tc)) {
+		fmt_grouped(val, sizeof val, tc / 1e6, 2);
+		snprintf(com, sizeof com, "%.3f CPUs utilized",
+			 v->ns_total > 0 ? tc / v->ns_total : NAN);
+		stat_line(val, "msec task-clock", com);
+	} else {
+		snprintf(val, sizeof val, "<%s>", v->ctr_reason[CTR_TASK_CLOCK]);
+		stat_line(val, "msec task-clock", NULL);
+	}
+	double cyc = v->ctr[CTR_CYCLES], ins = v->ctr[CTR_INSTRUCTIONS];
+	double br = v->ctr[CTR_BRANCHES], bm = v->ctr[CTR_BRANCH_MISSES];
+	snprintf(com, sizeof com, "%.3f GHz", cyc / (tc > 0 ? tc : NAN));
+	counter_line(v, CTR_CYCLES, isfinite(tc) ? com : NULL);
+	snprintf(com, sizeof com, "%.2f insn per cycle", ins / cyc);
+	counter_line(v, CTR_INSTRUCTIONS, isfinite(cyc) && cyc > 0 ? com : NULL);
+	snprintf(com, sizeof com, "%.2f per copy", br / (double)v->copies);
+	counter_line(v, CTR_BRANCHES, v->copies ? com : NULL);
+	snprintf(com, sizeof com, "%.2f%% of all branches", 100 * bm / br);
+	counter_line(v, CTR_BRANCH_MISSES, isfinite(br) && br > 0 ? com : NULL);
+	putchar('\n');
+
+	snprintf(val, sizeof val, "%.6f", v->ns_total / 1e9);
+	stat_line(val, "seconds time elapsed (in the timed copies)", NULL);
+	fmt_count(val, sizeof val, v->bytes);
+	snprintf(com, sizeof com, "%.2f GB/s overall",
+		 v->ns_total > 0 ? v->bytes / v->ns_total : NAN);
+	stat_line(val, "bytes copied", com);
+	fmt_count(val, sizeof val, (double)v->copies);
+	snprintf(com, sizeof com, "%.2f GB/s at the median", s->gbps);
+	stat_line(val, "copies", com);
+	char p10[32], p90[32];
+	fmt_time(val, sizeof val, s->ns.median);
+	fmt_time(p10, sizeof p10, s->ns.p10);
+	fmt_time(p90, sizeof p90, s->ns.p90);
+	snprintf(com, sizeof com, "median; p10 %s, p90 %s", p10, p90);
+	stat_line(val, "per copy", com);
+	if (w->unit_copies) {
+		char name[64];
+		fmt_time(val, sizeof val, s->ns.median * (double)w->unit_copies);
+		snprintf(name, sizeof name, "per %s", w->unit);
+		stat_line(val, name, "median");
+	}
+}
+
+static void print_text(const struct compare *c, const struct workload *w,
+		       const struct cell_result *r, const struct variant_summary *s,
+		       double mw_p, const struct verdict *v)
+{
+	char cpu[256], feats[512], note[256];
+	machine_cpu_line(cpu, sizeof cpu);
+	printf("workload  %s: %s\n", w->name, w->what);
+	printf("cpu       %s\n", cpu);
+	if (c->assume) {
+		machine_features_string(c->features, feats, sizeof feats);
+		printf("assumed   %s: %s\n", c->assume, feats);
+	}
+	for (int i = 0; i < 2; i++) {
+		const struct side_policy *p = &c->p[i];
+		printf("%c         %s -> %s\n", 'A' + i, p->spec, p->resolved_text);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (c->p[i].fit_note[0])
+			printf("fitted    %c runs %s: %s\n", 'A' + i, c->p[i].run_text,
+			       c->p[i].fit_note);
+		if (c->p[i].try_note[0])
+			printf("fitted    %c: ucopy_policy_try runs %s (not fault-capable)\n",
+			       'A' + i, c->p[i].try_note);
+	}
+	rep_note(c, note, sizeof note);
+	if (note[0])
+		printf("note      this CPU %s, unlike the assumed one: the policies "
+		       "are the assumed CPU's, rep movs speed is this CPU's\n", note);
+	printf("path      %s\n", c->fault_tolerant
+		       ? "ucopy_policy_try (fault-tolerant, as copy_from_user)"
+		       : "ucopy_policy_copy (no fault recovery)");
+	double ghz = timer_tsc_ghz();
+	printf("method    A and B interleaved: %zu rounds of %zu copies each; "
+	       "budget %g s; timer %s", r->rounds, r->batch, c->seconds, timer_name());
+	if (isfinite(ghz))
+		printf(" (%.3f GHz)", ghz);
+	printf("; seed %llu\n", (unsigned long long)c->seed);
+
+	for (int i = 0; i < 2; i++)
+		print_block(c, w, r, &s[i], i);
+
+	const struct stats_interval *q = &s[1].ratio;
+	printf("\n B/A time per copy %.3f, %g%% CI [%.3f, %.3f] (paired bootstrap "
+	       "over %zu rounds)\n", q->est, COMPARE_LEVEL * 100, q->lo, q->hi, r->rounds);
+	printf(" Mann-Whitney U: p = %.2g (two-sided, rounds unpaired)\n", mw_p);
+	printf(" %s\n", v->text);
+}
+
+static void json_num_or_null(struct json *j, const char *key, double x)
+{
+	json_key(j, key);
+	json_double(j, x);
+}
+
+static void json_side(struct json *j, const struct compare *c,
+		      const struct workload *w, const struct cell_result *r,
+		      const struct variant_summary *s, int i)
+{
+	const struct side_policy *p = &c->p[i];
+	const struct variant_result *v = &r->v[i];
+	json_begin_object(j);
+	json_key(j, "spec"); json_string(j, p->spec);
+	json_key(j, "resolved"); json_string(j, p->resolved_text);
+	json_key(j, "policy"); json_string(j, p->run_text);
+	json_key(j, "fitted"); json_string(j, p->fit_note[0] ? p->fit_note : NULL);
+	json_key(j, "try_replaced"); json_string(j, p->try_note[0] ? p->try_note : NULL);
+	double tc = v->ctr[CTR_TASK_CLOCK];
+	json_num_or_null(j, "task_clock_ms", tc / 1e6);
+	json_num_or_null(j, "cycles", v->ctr[CTR_CYCLES]);
+	json_num_or_null(j, "instructions", v->ctr[CTR_INSTRUCTIONS]);
+	json_num_or_null(j, "ipc", v->ctr[CTR_INSTRUCTIONS] / v->ctr[CTR_CYCLES]);
+	json_num_or_null(j, "branches", v->ctr[CTR_BRANCHES]);
+	json_num_or_null(j, "branch_misses", v->ctr[CTR_BRANCH_MISSES]);
+	json_key(j, "counters_unavailable");
+	json_begin_object(j);
+	for (int e = 0; e < CTR_COUNT; e++)
+		if (!isfinite(v->ctr[e])) {
+			json_key(j, counter_name((enum counter)e));
+			json_string(j, v->ctr_reason[e]);
+		}
+	json_end_object(j);
+	json_num_or_null(j, "elapsed_s", v->ns_total / 1e9);
+	json_key(j, "copies"); json_uint(j, v->copies);
+	json_num_or_null(j, "bytes", v->bytes);
+	json_num_or_null(j, "gbps", s->gbps);
+	json_num_or_null(j, "gbps_overall", v->ns_total > 0 ? v->bytes / v->ns_total : NAN);
+	json_num_or_null(j, "ns_median", s->ns.median);
+	json_num_or_null(j, "ns_p10", s->ns.p10);
+	json_num_or_null(j, "ns_p90", s->ns.p90);
+	json_num_or_null(j, "unit_ns", w->unit_copies
+			 ? s->ns.median * (double)w->unit_copies : NAN);
+	json_end_object(j);
+}
+
+static void print_json(const struct compare *c, const struct workload *w,
+		       const struct cell_result *r, const struct variant_summary *s,
+		       double mw_p, const struct verdict *v)
+{
+	struct json j;
+	char feats[512], note[256];
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_key(&j, "machine");
+	machine_json(&j);
+	json_key(&j, "config");
+	json_begin_object(&j);
+	json_key(&j, "a"); json_string(&j, c->p[0].spec);
+	json_key(&j, "b"); json_string(&j, c->p[1].spec);
+	json_key(&j, "workload"); json_string(&j, w->name);
+	json_key(&j, "workload_description"); json_string(&j, w->what);
+	json_key(&j, "cache"); json_string(&j, w->cache);
+	json_key(&j, "unit"); json_string(&j, w->unit);
+	json_key(&j, "unit_copies"); json_uint(&j, w->unit_copies ? w->unit_copies : 1);
+	json_key(&j, "assume_features"); json_string(&j, c->assume);
+	machine_features_string(c->features, feats, sizeof feats);
+	json_key(&j, "features"); json_string(&j, feats);
+	rep_note(c, note, sizeof note);
+	json_key(&j, "rep_speed_differs"); json_string(&j, note[0] ? note : NULL);
+	json_key(&j, "fault_tolerant"); json_bool(&j, c->fault_tolerant);
+	json_key(&j, "seconds"); json_double(&j, c->seconds);
+	json_key(&j, "runs");
+	if (c->runs)
+		json_uint(&j, c->runs);
+	else
+		json_null(&j);
+	json_key(&j, "margin"); json_double(&j, c->margin);
+	json_key(&j, "level"); json_double(&j, COMPARE_LEVEL);
+	json_key(&j, "seed"); json_uint(&j, c->seed);
+	json_key(&j, "timer"); json_string(&j, timer_name());
+	json_key(&j, "rounds"); json_uint(&j, r->rounds);
+	json_key(&j, "batch"); json_uint(&j, r->batch);
+	json_end_object(&j);
+	json_key(&j, "a"); json_side(&j, c, w, r, &s[0], 0);
+	json_key(&j, "b"); json_side(&j, c, w, r, &s[1], 1);
+	json_key(&j, "ratio");
+	json_begin_object(&j);
+	json_num_or_null(&j, "est", s[1].ratio.est);
+	json_num_or_null(&j, "lo", s[1].ratio.lo);
+	json_num_or_null(&j, "hi", s[1].ratio.hi);
+	json_end_object(&j);
+	json_num_or_null(&j, "mann_whitney_p", mw_p);
+	json_key(&j, "verdict");
+	json_begin_object(&j);
+	json_key(&j, "kind"); json_string(&j, verdict_name(v->kind));
+	json_num_or_null(&j, "change", v->change);
+	json_key(&j, "text"); json_string(&j, v->text);
+	json_end_object(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+static void list_workloads(void)
+{
+	for (size_t i = 0; workload_list_name(i); i++)
+		printf("%-12s %s\n", workload_list_name(i), workload_list_models(i));
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare c;
+	memset(&c, 0, sizeof c);
+	int rc = parse_args(&c, argc, argv);
+	if (rc < 0) {
+		list_workloads();
+		return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+	}
+	if (rc)
+		return rc;
+	if (!c.have_seed)
+		c.seed = rng_fresh_seed();
+	c.wo.seed = c.seed;
+	if ((rc = resolve(&c)))
+		return rc;
+
+	struct workload w;
+	char err[512];
+	int wrc = workload_setup(&w, &c.wo, err, sizeof err);
+	if (wrc == -1)
+		return cli_usage_error(CMD, "%s", err);
+	if (wrc < 0) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+
+	struct variant v[2];
+	for (int i = 0; i < 2; i++)
+		variant_policy(&v[i], i ? "B" : "A", &c.p[i].run, c.fault_tolerant);
+	struct measure *m = measure_new();
+	if (!m) {
+		workload_free(&w);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	c.progress = !c.quiet && isatty(2) && c.seconds > 1;
+	c.started = clock_seconds();
+	struct measure_opts o = {
+		.seconds = c.seconds,
+		.min_rounds = c.runs ? c.runs : MIN_ROUNDS,
+		.max_rounds = c.runs ? c.runs : MAX_ROUNDS,
+		.counters = 1,
+		.progress = show_progress,
+		.progress_ctx = &c,
+	};
+	struct cell_result r;
+	rc = measure_cell(m, v, 2, &w.cell, &o, &r, err, sizeof err);
+	if (c.progress)
+		fprintf(stderr, "\r%40s\r", "");
+	measure_free(m);
+	if (rc < 0) {
+		workload_free(&w);
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+
+	struct variant_summary s[2];
+	measure_summarize(&r, 0, COMPARE_LEVEL, 0, c.seed, s);
+	double mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
+	struct verdict verdict;
+	compare_verdict(&s[1].ratio, c.margin, &verdict);
+
+	if (c.json)
+		print_json(&c, &w, &r, s, mw_p, &verdict);
+	else
+		print_text(&c, &w, &r, s, mw_p, &verdict);
+	cell_result_free(&r);
+	workload_free(&w);
+	return ferror(stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}

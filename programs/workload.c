@@ -1,0 +1,303 @@
+/*
+ * workload.c - the workloads `ucopy compare` replays (workload.h).
+ *
+ * Every workload is a cell of the measuring core: a copy sequence plus the
+ * regions its source and destination walk.  The core offers the cache states
+ * `bench` sweeps; the layouts here are the kernel paths', set on the cell's
+ * sides directly.
+ */
+#include "workload.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+	const char *name;
+	const char *models;
+} named[] = {
+	{ "tcp-sendmsg",
+	  "tcp_sendmsg(): a 32 MiB payload copied from a user buffer in 32 KiB "
+	  "chunks into a ring of order-3 pages bigger than L2 (Dumazet, 2023)" },
+	{ "aio-poll",
+	  "aio polling: alternating 64-byte iocb and 32-byte io_event copies "
+	  "between hot buffers (Axboe, 2018)" },
+	{ "cold-read",
+	  "copies from a source in no cache (flushed, as after a device wrote "
+	  "it) into a hot buffer; 4 KiB unless --sizes is given (arm64 "
+	  "4.19 -> 5.15)" },
+	{ "dist:FILE",
+	  "sizes drawn from a distribution file (fleetbench, LLVM libc or "
+	  "'size weight' lines), as --dist FILE" },
+};
+#define NNAMED (sizeof named / sizeof named[0])
+
+const char *workload_list_name(size_t i)
+{
+	return i < NNAMED ? named[i].name : NULL;
+}
+
+const char *workload_list_models(size_t i)
+{
+	return i < NNAMED ? named[i].models : NULL;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+static void size_text(size_t n, char *buf, size_t len)
+{
+	if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+		snprintf(buf, len, "%zu MiB", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		snprintf(buf, len, "%zu KiB", n >> 10);
+	else
+		snprintf(buf, len, "%zu bytes", n);
+}
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int setup_tcp(struct workload *w)
+{
+	if (copy_seq_fixed(&w->seq, WORKLOAD_TCP_CHUNK, 0, 0) < 0)
+		return -2;
+	size_t l2 = ucopy_cpu()->l2;
+	size_t ring = 2 * l2 > WORKLOAD_TCP_RING_MIN ? 2 * l2 : WORKLOAD_TCP_RING_MIN;
+	ring = round_up(ring, WORKLOAD_TCP_CHUNK);
+	cell_init(&w->cell, &w->seq, CACHE_HOT, 0, 0);
+	/* The user buffer is read front to back, chunk after chunk, and the
+	 * pages are filled in ring order: both sides stream, as in the kernel,
+	 * so the prefetchers help exactly as much as they do there. */
+	w->cell.src.region = WORKLOAD_TCP_PAYLOAD;
+	w->cell.dst.region = ring;
+	w->cell.sequential = 1;
+	w->cache = "stream";
+	w->unit = "32 MiB payload";
+	w->unit_copies = WORKLOAD_TCP_PAYLOAD / WORKLOAD_TCP_CHUNK;
+	char r[32];
+	size_text(ring, r, sizeof r);
+	snprintf(w->what, sizeof w->what,
+		 "32 KiB copies from a 32 MiB user buffer, in order, into a %s ring "
+		 "of %zu 32 KiB pages (L2 %zu KiB)", r, ring / WORKLOAD_TCP_CHUNK,
+		 l2 >> 10);
+	return 0;
+}
+
+static int setup_aio(struct workload *w, enum cache_state cache)
+{
+	/* struct iocb is 64 bytes, struct io_event 32: io_submit() copies the
+	 * former in, io_getevents() the latter out, one of each per request. */
+	static const size_t n[2] = { 64, 32 };
+	if (copy_seq_sizes(&w->seq, n, 2) < 0)
+		return -2;
+	cell_init(&w->cell, &w->seq, cache, 0, 0);
+	w->cache = cache_name(cache);
+	w->unit = "iocb + io_event";
+	w->unit_copies = 2;
+	snprintf(w->what, sizeof w->what,
+		 "64-byte and 32-byte copies in turn, cache %s", w->cache);
+	return 0;
+}
+
+static int setup_cold(struct workload *w, const struct sizes *s)
+{
+	int rc = s ? copy_seq_sizes(&w->seq, s->v, s->n)
+		   : copy_seq_fixed(&w->seq, WORKLOAD_COLD_DEFAULT, 0, 0);
+	if (rc < 0)
+		return -2;
+	cell_init(&w->cell, &w->seq, CACHE_HOT, 0, 0);
+	/* Flushing every line of a batch's sources before timing it is what a
+	 * non-coherent DMA receive does to the CPU's caches; walking a region
+	 * alone would leave it to the replacement policy, which on a 300 MiB L3
+	 * may keep much of it.  The destination stays put, as a kernel's bounce
+	 * buffer or a user's read buffer does. */
+	size_t stride = round_up(w->seq.max_n + w->seq.max_off, 64);
+	size_t region = 16 * stride > WORKLOAD_COLD_REGION ? 16 * stride
+							   : WORKLOAD_COLD_REGION;
+	w->cell.src.region = region / stride * stride;
+	w->cell.src.flush = 1;
+	w->cache = "cold source";
+	w->unit = NULL;
+	w->unit_copies = 0;
+	char n[32], r[32];
+	if (w->seq.len == 1)
+		size_text(w->seq.max_n, n, sizeof n);
+	else
+		snprintf(n, sizeof n, "%zu sizes up to %zu bytes", w->seq.len,
+			 w->seq.max_n);
+	size_text(w->cell.src.region, r, sizeof r);
+	snprintf(w->what, sizeof w->what,
+		 "%s copies from a %s source flushed from every cache before each "
+		 "batch, into a hot destination", n, r);
+	return 0;
+}
+
+static int setup_dist(struct workload *w, const char *path, enum cache_state cache,
+		      uint64_t seed, char *err, size_t errlen)
+{
+	if (dist_read_file(path, &w->dist, err, errlen) < 0)
+		return -1;
+	if (dist_sample(&w->dist, WORKLOAD_SEQ_LEN, seed, &w->seq) < 0)
+		return fail(err, errlen, -2, "out of memory");
+	cell_init(&w->cell, &w->seq, cache, 0, 0);
+	w->cache = cache_name(cache);
+	w->unit = NULL;
+	w->unit_copies = 0;
+	snprintf(w->what, sizeof w->what,
+		 "%zu copies drawn from %s (%s, %zu sizes, mean %.0f bytes), cache %s",
+		 WORKLOAD_SEQ_LEN, path, dist_format_name(w->dist.format), w->dist.n,
+		 w->dist.mean, w->cache);
+	return 0;
+}
+
+static int setup_sizes(struct workload *w, const struct sizes *s,
+		       enum cache_state cache)
+{
+	if (copy_seq_sizes(&w->seq, s->v, s->n) < 0)
+		return -2;
+	cell_init(&w->cell, &w->seq, cache, 0, 0);
+	w->cache = cache_name(cache);
+	w->unit = NULL;
+	w->unit_copies = 0;
+	size_t min = s->v[0];
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i] < min)
+			min = s->v[i];
+	if (s->n == 1)
+		snprintf(w->what, sizeof w->what, "%zu-byte copies, cache %s", min,
+			 w->cache);
+	else
+		snprintf(w->what, sizeof w->what,
+			 "%zu sizes copied in turn (%zu to %zu bytes), cache %s", s->n,
+			 min, w->seq.max_n, w->cache);
+	return 0;
+}
+
+int workload_setup(struct workload *w, const struct workload_opts *o,
+		   char *err, size_t errlen)
+{
+	memset(w, 0, sizeof *w);
+	err[0] = 0;
+	const char *name = o->name, *path = o->dist_path;
+	enum workload_kind kind;
+
+	if (name && path)
+		return fail(err, errlen, -1,
+			    "--workload and --dist both choose the workload (give one)");
+	if (name && !strncmp(name, "dist:", 5)) {
+		path = name + 5;
+		name = NULL;
+		if (!*path)
+			return fail(err, errlen, -1,
+				    "workload 'dist:' names no file (expected dist:FILE)");
+	}
+	if (path && o->sizes)
+		return fail(err, errlen, -1,
+			    "--dist draws its own sizes (not with --sizes)");
+	if (name) {
+		if (!strcmp(name, "tcp-sendmsg"))
+			kind = WORKLOAD_TCP_SENDMSG;
+		else if (!strcmp(name, "aio-poll"))
+			kind = WORKLOAD_AIO_POLL;
+		else if (!strcmp(name, "cold-read"))
+			kind = WORKLOAD_COLD_READ;
+		else
+			return fail(err, errlen, -1,
+				    "unknown workload '%s' (expected tcp-sendmsg, "
+				    "aio-poll, cold-read or dist:FILE)", name);
+	} else if (path) {
+		kind = WORKLOAD_DIST;
+	} else if (o->sizes) {
+		kind = WORKLOAD_SIZES;
+	} else {
+		return fail(err, errlen, -1,
+			    "no workload (expected --workload NAME, --dist FILE or "
+			    "--sizes SPEC; --list-workloads names them)");
+	}
+	/* The sizes and cache state are part of what tcp-sendmsg and aio-poll
+	 * model; cold-read's sizes vary (the arm64 report was about 4 KiB pages,
+	 * but network receives are shorter) and its cache state is its point. */
+	if (o->sizes && (kind == WORKLOAD_TCP_SENDMSG || kind == WORKLOAD_AIO_POLL))
+		return fail(err, errlen, -1,
+			    "--sizes does not apply to workload '%s' (it copies "
+			    "fixed sizes; only cold-read takes --sizes)", name);
+	if (o->cache && (kind == WORKLOAD_TCP_SENDMSG || kind == WORKLOAD_COLD_READ))
+		return fail(err, errlen, -1,
+			    "--cache does not apply to workload '%s' (it lays out "
+			    "its own buffers)", name);
+	enum cache_state cache = CACHE_HOT;
+	if (o->cache && cache_parse(o->cache, &cache) < 0)
+		return fail(err, errlen, -1,
+			    "bad cache state '%s' (expected hot, warm or cold)", o->cache);
+
+	struct sizes s = { 0 };
+	if (o->sizes) {
+		size_t max = kind == WORKLOAD_COLD_READ ? WORKLOAD_COLD_MAX_SIZE
+							: DIST_MAX_SIZE;
+		char e[200];
+		if (sizespec_parse(o->sizes, WORKLOAD_MAX_SIZES, max, &s, e, sizeof e) < 0)
+			return fail(err, errlen, -1, "--sizes: %s", e);
+		for (size_t i = 0; i < s.n; i++)
+			if (s.v[i] == 0) {
+				sizes_free(&s);
+				return fail(err, errlen, -1,
+					    "--sizes: a copy of 0 bytes times only the "
+					    "call (expected sizes of 1 byte or more)");
+			}
+	}
+
+	int rc;
+	w->kind = kind;
+	switch (kind) {
+	case WORKLOAD_TCP_SENDMSG:
+		rc = setup_tcp(w);
+		break;
+	case WORKLOAD_AIO_POLL:
+		rc = setup_aio(w, cache);
+		break;
+	case WORKLOAD_COLD_READ:
+		rc = setup_cold(w, o->sizes ? &s : NULL);
+		break;
+	case WORKLOAD_DIST:
+		rc = setup_dist(w, path, cache, o->seed, err, errlen);
+		break;
+	default:
+		rc = setup_sizes(w, &s, cache);
+		break;
+	}
+	if (rc == 0) {
+		if (kind == WORKLOAD_DIST)
+			snprintf(w->name, sizeof w->name, "dist:%s", path);
+		else if (kind == WORKLOAD_SIZES)
+			snprintf(w->name, sizeof w->name, "sizes:%s", o->sizes);
+		else
+			snprintf(w->name, sizeof w->name, "%s", name);
+	}
+	sizes_free(&s);
+	if (rc < 0) {
+		if (rc == -2 && !err[0])
+			fail(err, errlen, -2, "out of memory");
+		workload_free(w);
+	}
+	return rc;
+}
+
+void workload_free(struct workload *w)
+{
+	copy_seq_free(&w->seq);
+	if (w->kind == WORKLOAD_DIST)
+		dist_free(&w->dist);
+	memset(w, 0, sizeof *w);
+}
