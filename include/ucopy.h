@@ -15,6 +15,9 @@
  *                  invalid value is ignored: "auto" is used and
  *                  ucopy_active() says why.
  *   UCOPY_PROFILE  path of a calibration profile (see ucopy_profile_load()).
+ *                  When unset or empty, the profile at the default path
+ *                  is used if a file is there (ucopy_profile_default_path(),
+ *                  which reads XDG_CACHE_HOME and HOME).
  */
 #ifndef UCOPY_H
 #define UCOPY_H
@@ -248,7 +251,9 @@ UCOPY_API size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf,
 /*! ucopy_policy_resolve() :
  * Resolves `spec` for a CPU with `features`: a named policy ("linux-4.19",
  * "axboe-2018", "linux-6.3", "linux-6.4-rc1", "linux-6.4", "linux-6.6",
- * "auto"; "arm64-4.19" and "arm64-5.15" on aarch64 only, an error elsewhere),
+ * "auto"; "arm64-4.19" and "arm64-5.15" on aarch64 only, an error elsewhere;
+ * "calibrated": the policy of the profile UCOPY_PROFILE names or the default
+ * path holds, an error when there is none or it is rejected),
  * a single kernel name, or policy text.  Named policies follow what
  * those kernels did for user copies with that feature set, and are not
  * changed to suit the running CPU: pass the result to ucopy_policy_fit()
@@ -313,6 +318,45 @@ UCOPY_API const struct ucopy_active *ucopy_active(void);
 /*! ucopy_source_name() :
  * @return : "default", "UCOPY_POLICY" or "profile". */
 UCOPY_API const char *ucopy_source_name(enum ucopy_source s);
+
+/*=====   Calibration profiles   =====
+ * `ucopy calibrate` measures the kernels on the machine it runs on and saves
+ * the policy it derives, with the CPU's identity and the measurements behind
+ * each threshold, as a plain-text profile (docs/calibrate.md):
+ *   ucopy-profile 1                 first line
+ *   version 0.1.0                   the ucopy that wrote it
+ *   date 2025-01-31T12:00:00Z       UTC
+ *   cpu.arch / cpu.vendor / cpu.family / cpu.model / cpu.stepping /
+ *   cpu.brand / cpu.features        as ucopy_cpu() reports them
+ *   policy 2K:avx2,movsb_safe       policy text
+ *   measure, distance, effect, cliff, crossover, gain, note   the evidence
+ *   end                             last line
+ * At first use the library loads the profile UCOPY_PROFILE names, or the one
+ * at the default path when a file is there; UCOPY_POLICY, when valid, wins
+ * over both.  A profile that is rejected is not used at all: the policy is
+ * "auto" and ucopy_active() gives the reason and the path. */
+
+/* Lines of a profile, newline excluded, are shorter than this. */
+#define UCOPY_PROFILE_LINE_MAX 1024
+
+/*! ucopy_profile_default_path() :
+ * Writes where profiles are saved and looked for: $XDG_CACHE_HOME/ucopy/profile
+ * when XDG_CACHE_HOME is an absolute path, else $HOME/.cache/ucopy/profile.
+ * @return : 0, or -1 (buf "" when len > 0) when neither variable is an
+ *           absolute path or the path does not fit in len bytes. */
+UCOPY_API int ucopy_profile_default_path(char *buf, size_t len);
+
+/*! ucopy_profile_load() :
+ * Reads the profile at `path` and checks it: every line parses, the file ends
+ * with its "end" line, the CPU identity (arch, vendor, family, model,
+ * stepping, brand) and feature set are the running CPU's, and every kernel
+ * the policy names is known and supported by this CPU.  Never prints.
+ * @return : 0 with the profile's policy in *p (named "calibrated"; p may be
+ *           NULL to only check), or -1 with the reason in why, as
+ *           "PATH:LINE: what is wrong" or "PATH: what is wrong" (always
+ *           NUL-terminated when whylen > 0); *p is then untouched. */
+UCOPY_API int ucopy_profile_load(const char *path, struct ucopy_policy *p,
+				 char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,7 @@ struct compiled_rule {
 static struct compiled_rule plain[UCOPY_MAX_RULES], tolerant[UCOPY_MAX_RULES];
 static struct ucopy_policy policy;
 static char reason[512];
-static char profile_path[256];
+static char profile_path[PATH_MAX_PROFILE];
 static struct ucopy_active active = { &policy, UCOPY_SOURCE_DEFAULT, reason, profile_path };
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -95,6 +95,46 @@ static int resolve_for_cpu(struct ucopy_policy *p, const char *spec,
 	return 0;
 }
 
+/* Appends "; text" (or text) to reason, cut short when it is full. */
+static void add_reason(const char *text)
+{
+	size_t used = strlen(reason), room = sizeof reason - 1 - used;
+	size_t n = strlen(text);
+	if (used && room >= 2) {
+		memcpy(reason + used, "; ", 2);
+		used += 2;
+		room -= 2;
+	}
+	if (n > room)
+		n = room;
+	memcpy(reason + used, text, n);
+	reason[used + n] = 0;
+}
+
+/* The calibration profile, when there is one and it loads.  The loader
+ * checks that it was measured on this CPU and that this CPU runs each of its
+ * kernels, so the policy needs no fitting.  A rejected profile leaves its path
+ * in active.profile and the reason in active.reason for `ucopy features`.
+ * @return : 0 with `policy` set, -1 when there is none or it was rejected. */
+static int load_profile(void)
+{
+	char why[sizeof reason - 64], msg[sizeof reason];
+	int found = ucopy_profile_find(profile_path, sizeof profile_path);
+
+	if (found < 0) {
+		profile_path[0] = 0;
+		add_reason("UCOPY_PROFILE ignored: the path is too long");
+		return -1;
+	}
+	if (found == 0)
+		return -1;
+	if (ucopy_profile_load(profile_path, &policy, why, sizeof why) == 0)
+		return 0;
+	snprintf(msg, sizeof msg, "profile ignored: %s", why);
+	add_reason(msg);
+	return -1;
+}
+
 static void resolve_active(void)
 {
 	char err[256] = "";
@@ -105,18 +145,22 @@ static void resolve_active(void)
 	if (env && resolve_for_cpu(&policy, env, err, sizeof err) == 0) {
 		active.source = UCOPY_SOURCE_ENV;
 		snprintf(reason, sizeof reason, "%s", err);
+		compile(&policy);
+		return;
+	}
+	if (env)
+		snprintf(reason, sizeof reason,
+			 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
+	/* Only a valid UCOPY_POLICY overrides the profile: a typo in it
+	 * should not also throw away the calibration. */
+	if (load_profile() == 0) {
+		active.source = UCOPY_SOURCE_PROFILE;
 	} else {
-		if (env)
-			snprintf(reason, sizeof reason,
-				 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
 		char note[256] = "";
 		/* "auto" always resolves: it is built from the table. */
 		resolve_for_cpu(&policy, "auto", note, sizeof note);
-		if (note[0]) {
-			size_t used = strlen(reason);
-			snprintf(reason + used, sizeof reason - used, "%s%s",
-				 used ? "; " : "", note);
-		}
+		if (note[0])
+			add_reason(note);
 		active.source = UCOPY_SOURCE_DEFAULT;
 	}
 	compile(&policy);

@@ -52,6 +52,17 @@ extern ucopy_kernel_fn ucopy_try_impl HIDDEN;
 /* The shared fault fixup tail (kernels/<arch>/fixup.S). */
 void ucopy_fixup_tail(void) HIDDEN;
 
+/* Calibration profiles (profile.c).  ucopy_profile_find() puts in buf the
+ * profile to use: UCOPY_PROFILE when set and not empty, else the default path
+ * when a file exists there.
+ * @return : 1 with the path, 0 when there is none (buf ""), -1 when the path
+ *           does not fit. */
+#define PATH_MAX_PROFILE 4096
+int ucopy_profile_find(char *buf, size_t len) HIDDEN;
+/* The named policy "calibrated": the profile ucopy_profile_find() names.
+ * @return : 0, or -1 with the reason in err. */
+int ucopy_profile_policy(struct ucopy_policy *p, char *err, size_t errlen) HIDDEN;
+
 /* The fault-tolerant state of the calling thread: nonzero while it runs a
  * fault-tolerant copy (fault.c). */
 extern __thread volatile int ucopy_in_try HIDDEN;

@@ -480,6 +480,8 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 	memcpy(word, s, n);
 	word[n] = 0;
 
+	if (!strcmp(word, "calibrated"))
+		return ucopy_profile_policy(p, err, errlen);
 	if (!strcmp(word, "auto")) {
 		char text[128];
 		auto_text(features, text, sizeof text);
@@ -496,7 +498,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 	if (ucopy_kernel_find(word))
 		return from_text(p, word, "", err, errlen);
 	return fail(err, errlen,
-		    "unknown policy or kernel '%s' (policies: auto, linux-4.19, "
+		    "unknown policy or kernel '%s' (policies: auto, calibrated, linux-4.19, "
 		    "axboe-2018, linux-6.3, linux-6.4-rc1, linux-6.4, linux-6.6, "
 		    "or policy text such as '64:word,movsb')",
 		    quote(s, n).s);

@@ -1,0 +1,706 @@
+/*
+ * profile.c - reading the calibration profile `ucopy calibrate` writes.
+ *
+ * Assumptions: Linux (open/read); the profile was written by the same
+ * machine.  The reader is strict because a profile steers every copy of every
+ * program linked with libucopy: it is used only when it parses completely,
+ * ends with its "end" line (a write cut short is caught), was measured on a
+ * CPU with the same identity and features as this one, and names only kernels
+ * this CPU runs.  Anything else rejects the whole file with "PATH:LINE: why".
+ *
+ * It allocates nothing and uses no stdio: it runs at the first ucopy_memcpy(),
+ * which may be inside an allocator or a program that interposes malloc.
+ * Numbers are parsed by hand, not with strtod(), so that a program's
+ * LC_NUMERIC cannot change what a profile means.
+ *
+ * The format (docs/calibrate.md): one "KEY VALUE..." per line, fields
+ * separated by single spaces or tabs, '#' comment lines and blank lines
+ * allowed anywhere after the first line.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Far more than a profile needs (about 20 KiB), little enough to read at
+ * startup. */
+#define PROFILE_MAX_BYTES ((size_t)1 << 20)
+#define MAX_FIELDS 64
+
+/*=====   Default path   =====*/
+
+int ucopy_profile_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (!buf || !len)
+		return -1;
+	buf[0] = 0;
+	/* The XDG base directory spec: a relative XDG_CACHE_HOME is invalid
+	 * and is to be ignored. */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/ucopy/profile", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/ucopy/profile", home);
+	else
+		return -1;
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int ucopy_profile_find(char *buf, size_t len)
+{
+	const char *env = getenv("UCOPY_PROFILE");
+
+	if (!buf || !len)
+		return 0;
+	buf[0] = 0;
+	if (env && env[0]) {
+		int n = snprintf(buf, len, "%s", env);
+		return n >= 0 && (size_t)n < len ? 1 : -1;
+	}
+	if (ucopy_profile_default_path(buf, len) != 0)
+		return 0;
+	/* Absent at the default path is the normal case, not an error. */
+	if (access(buf, F_OK) != 0) {
+		buf[0] = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/*=====   Messages   =====*/
+
+struct reader {
+	const char *path;
+	unsigned line;      /* 1-based number of the line being parsed */
+	char *why;
+	size_t whylen;
+};
+
+static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
+{
+	if (r->why && r->whylen) {
+		int n = line ? snprintf(r->why, r->whylen, "%s:%u: ", r->path, line)
+			     : snprintf(r->why, r->whylen, "%s: ", r->path);
+		if (n >= 0 && (size_t)n < r->whylen) {
+			va_list ap;
+			va_start(ap, fmt);
+			vsnprintf(r->why + n, r->whylen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	return -1;
+}
+
+/* A field quoted in a message, bounded so a 1000-byte token stays readable. */
+struct tok {
+	char s[44];
+};
+
+static struct tok quote(const char *s)
+{
+	struct tok t;
+	size_t n = strlen(s);
+	if (n > 32)
+		snprintf(t.s, sizeof t.s, "%.32s...", s);
+	else
+		snprintf(t.s, sizeof t.s, "%s", s);
+	return t;
+}
+
+/*=====   Numbers   =====*/
+
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* DIGITS, no sign, no overflow. */
+static int parse_uint(const char *s, unsigned long long max,
+		      unsigned long long *out)
+{
+	unsigned long long v = 0;
+	if (!digit(*s))
+		return -1;
+	for (; digit(*s); s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (*s)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* DIGITS [K|M|G]: a size as the policy text writes it. */
+static int parse_size(const char *s, size_t *out)
+{
+	char num[24];
+	size_t n = strlen(s), shift = 0;
+	unsigned long long v;
+
+	if (n == 0 || n >= sizeof num)
+		return -1;
+	switch (s[n - 1]) {
+	case 'K': shift = 10; n--; break;
+	case 'M': shift = 20; n--; break;
+	case 'G': shift = 30; n--; break;
+	}
+	memcpy(num, s, n);
+	num[n] = 0;
+	if (parse_uint(num, SIZE_MAX >> shift, &v))
+		return -1;
+	*out = (size_t)v << shift;
+	return 0;
+}
+
+/* DIGITS [ "." DIGITS ], positive: a time in ns or a ratio. */
+static int parse_positive(const char *s, double *out)
+{
+	double v = 0, scale = 1;
+	int nd = 0;
+
+	for (; digit(*s); s++, nd++) {
+		if (nd > 15)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (nd == 0)
+		return -1;
+	if (*s == '.') {
+		s++;
+		if (!digit(*s))
+			return -1;
+		for (int nf = 0; digit(*s); s++, nf++)
+			if (nf < 9) {
+				scale /= 10;
+				v += (*s - '0') * scale;
+			}
+	}
+	if (*s || !(v > 0))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* SRC/DST page offsets, each 0..4095. */
+static int parse_offsets(const char *s)
+{
+	char a[8];
+	const char *slash = strchr(s, '/');
+	unsigned long long x, y;
+
+	if (!slash || (size_t)(slash - s) >= sizeof a)
+		return -1;
+	memcpy(a, s, (size_t)(slash - s));
+	a[slash - s] = 0;
+	return parse_uint(a, 4095, &x) || parse_uint(slash + 1, 4095, &y) ? -1 : 0;
+}
+
+/*=====   Lines   =====*/
+
+struct profile {
+	struct ucopy_policy policy;
+	char arch[16], vendor[16], brand[64];
+	unsigned long long family, model, stepping;
+	uint64_t features;
+	unsigned seen;      /* KEY_* bits of the keys given once */
+	unsigned at[16];    /* the line each of those was on */
+};
+
+enum {
+	KEY_VERSION, KEY_DATE, KEY_ARCH, KEY_VENDOR, KEY_FAMILY, KEY_MODEL,
+	KEY_STEPPING, KEY_BRAND, KEY_FEATURES, KEY_POLICY, KEY_COUNT
+};
+
+static const char *const once_keys[KEY_COUNT] = {
+	"version", "date", "cpu.arch", "cpu.vendor", "cpu.family", "cpu.model",
+	"cpu.stepping", "cpu.brand", "cpu.features", "policy",
+};
+
+/* Splits s in place at runs of spaces and tabs. */
+static size_t split(char *s, char **f, size_t max)
+{
+	size_t n = 0;
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		f[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = 0;
+	}
+}
+
+/* The rest of a line after its key, without surrounding blanks. */
+static char *rest_of(char *line, size_t keylen)
+{
+	char *s = line + keylen, *e;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = 0;
+	return s;
+}
+
+static int known_kernel(struct reader *r, const char *name)
+{
+	if (ucopy_kernel_find(name))
+		return 0;
+	return fail_at(r, r->line, "unknown kernel '%s'", quote(name).s);
+}
+
+/* KERNEL=NS pairs from field `from` on. */
+static int kernel_times(struct reader *r, char **f, size_t nf, size_t from,
+			const char *key)
+{
+	if (nf <= from)
+		return fail_at(r, r->line, "'%s' has no KERNEL=NS measurements", key);
+	for (size_t i = from; i < nf; i++) {
+		char *eq = strchr(f[i], '=');
+		double ns;
+		if (!eq)
+			return fail_at(r, r->line, "bad measurement '%s' (expected KERNEL=NS)",
+				       quote(f[i]).s);
+		*eq = 0;
+		if (known_kernel(r, f[i]))
+			return -1;
+		if (parse_positive(eq + 1, &ns))
+			return fail_at(r, r->line, "bad time '%s' for %s (expected a positive number of ns)",
+				       quote(eq + 1).s, f[i]);
+	}
+	return 0;
+}
+
+static int bad_size(struct reader *r, const char *s)
+{
+	return fail_at(r, r->line, "bad size '%s' (expected a number with optional K, M or G)",
+		       quote(s).s);
+}
+
+static int bad_ratio(struct reader *r, const char *s)
+{
+	return fail_at(r, r->line, "bad ratio '%s' (expected a positive number)",
+		       quote(s).s);
+}
+
+static int wrong_fields(struct reader *r, const char *key, const char *form)
+{
+	return fail_at(r, r->line, "malformed '%s' line (expected '%s %s')", key,
+		       key, form);
+}
+
+/* The repeated lines: the measurements behind the policy.  Checked as
+ * strictly as the rest, though the library needs only the policy, so that a
+ * damaged file is never half believed. */
+static int measurement_line(struct reader *r, char *line, const char *key)
+{
+	char *f[MAX_FIELDS + 1];
+	size_t nf = split(line, f, MAX_FIELDS);
+	size_t sz;
+	double x;
+
+	if (nf > MAX_FIELDS)
+		return fail_at(r, r->line, "too many fields (at most %d)", MAX_FIELDS);
+	if (!strcmp(key, "measure")) {
+		/* measure STATE SIZE KERNEL=NS... */
+		if (nf < 3)
+			return wrong_fields(r, key, "hot|cold SIZE KERNEL=NS...");
+		if (strcmp(f[1], "hot") && strcmp(f[1], "cold"))
+			return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
+				       quote(f[1]).s);
+		if (parse_size(f[2], &sz))
+			return bad_size(r, f[2]);
+		return kernel_times(r, f, nf, 3, key);
+	}
+	if (!strcmp(key, "distance")) {
+		/* distance SIZE SRC/DST KERNEL=NS... */
+		if (nf < 3)
+			return wrong_fields(r, key, "SIZE SRC/DST KERNEL=NS...");
+		if (parse_size(f[1], &sz))
+			return bad_size(r, f[1]);
+		if (parse_offsets(f[2]))
+			return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
+				       quote(f[2]).s);
+		return kernel_times(r, f, nf, 3, key);
+	}
+	if (!strcmp(key, "effect")) {
+		/* effect KERNEL SIZE distance=RATIO align=RATIO */
+		if (nf != 5 || strncmp(f[3], "distance=", 9) || strncmp(f[4], "align=", 6))
+			return wrong_fields(r, key, "KERNEL SIZE distance=RATIO align=RATIO");
+		if (known_kernel(r, f[1]))
+			return -1;
+		if (parse_size(f[2], &sz))
+			return bad_size(r, f[2]);
+		if (parse_positive(f[3] + 9, &x))
+			return bad_ratio(r, f[3] + 9);
+		if (parse_positive(f[4] + 6, &x))
+			return bad_ratio(r, f[4] + 6);
+		return 0;
+	}
+	if (!strcmp(key, "cliff")) {
+		/* cliff KERNEL SIZE RATIO SRC/DST */
+		if (nf != 5)
+			return wrong_fields(r, key, "KERNEL SIZE RATIO SRC/DST");
+		if (known_kernel(r, f[1]))
+			return -1;
+		if (parse_size(f[2], &sz))
+			return bad_size(r, f[2]);
+		if (parse_positive(f[3], &x))
+			return bad_ratio(r, f[3]);
+		if (parse_offsets(f[4]))
+			return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
+				       quote(f[4]).s);
+		return 0;
+	}
+	if (!strcmp(key, "crossover")) {
+		/* crossover LIMIT FROM TO (auto | SIZE=RATIO...) */
+		if (nf < 5)
+			return wrong_fields(r, key, "LIMIT FROM TO auto|SIZE=RATIO...");
+		if (parse_size(f[1], &sz))
+			return bad_size(r, f[1]);
+		if (known_kernel(r, f[2]) || known_kernel(r, f[3]))
+			return -1;
+		if (nf == 5 && !strcmp(f[4], "auto"))
+			return 0;
+		for (size_t i = 4; i < nf; i++) {
+			char *eq = strchr(f[i], '=');
+			if (!eq)
+				return fail_at(r, r->line, "bad evidence '%s' (expected SIZE=RATIO or auto)",
+					       quote(f[i]).s);
+			*eq = 0;
+			if (parse_size(f[i], &sz))
+				return bad_size(r, f[i]);
+			if (parse_positive(eq + 1, &x))
+				return bad_ratio(r, eq + 1);
+		}
+		return 0;
+	}
+	if (!strcmp(key, "gain")) {
+		/* gain REFERENCE STATE RATIO */
+		if (nf != 4)
+			return wrong_fields(r, key, "auto|libc hot|cold RATIO");
+		if (strcmp(f[1], "auto") && strcmp(f[1], "libc"))
+			return fail_at(r, r->line, "bad reference '%s' (expected auto or libc)",
+				       quote(f[1]).s);
+		if (strcmp(f[2], "hot") && strcmp(f[2], "cold"))
+			return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
+				       quote(f[2]).s);
+		if (parse_positive(f[3], &x))
+			return bad_ratio(r, f[3]);
+		return 0;
+	}
+	if (!strcmp(key, "note"))
+		return 0;
+	return fail_at(r, r->line, "unknown key '%s'", quote(key).s);
+}
+
+/* date YYYY-MM-DDTHH:MM:SSZ, as the writer puts it (UTC). */
+static int valid_date(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	for (size_t i = 0; i < sizeof form - 1; i++)
+		if (form[i] == 'd' ? !digit(s[i]) : s[i] != form[i])
+			return 0;
+	return s[sizeof form - 1] == 0;
+}
+
+static int valid_version(const char *s)
+{
+	for (int part = 0; part < 3; part++) {
+		if (!digit(*s))
+			return 0;
+		while (digit(*s))
+			s++;
+		if (part < 2 && *s++ != '.')
+			return 0;
+	}
+	return *s == 0;
+}
+
+static int copy_text(struct reader *r, char *dst, size_t len, const char *s,
+		     const char *key)
+{
+	size_t n = strlen(s);
+	if (n >= len)
+		return fail_at(r, r->line, "%s '%s' is too long (at most %zu bytes)",
+			       key, quote(s).s, len - 1);
+	memcpy(dst, s, n + 1);
+	return 0;
+}
+
+static int once_line(struct reader *r, struct profile *p, int k, char *val)
+{
+	unsigned long long v;
+	char err[256];
+
+	if (p->seen >> k & 1)
+		return fail_at(r, r->line, "'%s' given twice (first on line %u)",
+			       once_keys[k], p->at[k]);
+	p->seen |= 1u << k;
+	p->at[k] = r->line;
+	if (!val[0] && k != KEY_BRAND)
+		return fail_at(r, r->line, "'%s' has no value", once_keys[k]);
+	switch (k) {
+	case KEY_VERSION:
+		if (!valid_version(val))
+			return fail_at(r, r->line, "bad version '%s' (expected MAJOR.MINOR.PATCH)",
+				       quote(val).s);
+		return 0;
+	case KEY_DATE:
+		if (!valid_date(val))
+			return fail_at(r, r->line, "bad date '%s' (expected YYYY-MM-DDTHH:MM:SSZ)",
+				       quote(val).s);
+		return 0;
+	case KEY_ARCH:
+		return copy_text(r, p->arch, sizeof p->arch, val, "cpu.arch");
+	case KEY_VENDOR:
+		return copy_text(r, p->vendor, sizeof p->vendor, val, "cpu.vendor");
+	case KEY_BRAND:
+		return copy_text(r, p->brand, sizeof p->brand, val, "cpu.brand");
+	case KEY_FAMILY:
+	case KEY_MODEL:
+	case KEY_STEPPING:
+		if (parse_uint(val, 0xffffffffu, &v))
+			return fail_at(r, r->line, "bad %s '%s' (expected a number)",
+				       once_keys[k], quote(val).s);
+		*(k == KEY_FAMILY ? &p->family : k == KEY_MODEL ? &p->model
+							      : &p->stepping) = v;
+		return 0;
+	case KEY_FEATURES:
+		if (ucopy_features_parse(val, 0, &p->features, err, sizeof err))
+			return fail_at(r, r->line, "%s", err);
+		return 0;
+	case KEY_POLICY:
+		if (ucopy_policy_parse(&p->policy, val, err, sizeof err))
+			return fail_at(r, r->line, "bad policy: %s", err);
+		return 0;
+	}
+	return 0;
+}
+
+/* One line, NUL-terminated, without its newline. */
+static int parse_line(struct reader *r, struct profile *p, char *line,
+		      int *ended)
+{
+	char key[32];
+	size_t kl = strcspn(line, " \t");
+
+	if (*ended)
+		return fail_at(r, r->line, "text after the 'end' line");
+	if (r->line == 1) {
+		/* The magic line first: anything else is not a profile at all
+		 * (a path to the wrong file), said before any detail. */
+		if (strcmp(rest_of(line, 0), "ucopy-profile 1")) {
+			if (!strncmp(line, "ucopy-profile", 13))
+				return fail_at(r, 1, "unsupported profile format '%s' (this library reads 'ucopy-profile 1')",
+					       quote(line).s);
+			return fail_at(r, 1, "not a ucopy profile (the first line must be 'ucopy-profile 1')");
+		}
+		return 0;
+	}
+	if (line[0] == '#' || !line[strspn(line, " \t")])
+		return 0;
+	if (kl == 0)
+		return fail_at(r, r->line, "line starts with a blank");
+	if (kl >= sizeof key)
+		return fail_at(r, r->line, "unknown key '%s'", quote(line).s);
+	memcpy(key, line, kl);
+	key[kl] = 0;
+	if (!strcmp(key, "end")) {
+		if (line[kl] && rest_of(line, kl)[0])
+			return fail_at(r, r->line, "'end' takes no value");
+		*ended = 1;
+		return 0;
+	}
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (!strcmp(key, once_keys[k]))
+			return once_line(r, p, k, rest_of(line, kl));
+	return measurement_line(r, line, key);
+}
+
+/* Names of the features in `bits`, "+"-joined, for messages. */
+static void feature_list(uint64_t bits, char *buf, size_t len)
+{
+	size_t pos = 0;
+	buf[0] = 0;
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT && pos < len; b++)
+		if (bits >> b & 1) {
+			int n = snprintf(buf + pos, len - pos, "%s%s", pos ? "+" : "",
+					 ucopy_feature_name(b));
+			if (n < 0)
+				break;
+			pos += (size_t)n;
+		}
+}
+
+static int check_identity(struct reader *r, const struct profile *p)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	char brand[64];
+	const char *b = c->brand;
+
+	while (*b == ' ')
+		b++;
+	snprintf(brand, sizeof brand, "%s", b);
+	if (strcmp(p->arch, c->arch))
+		return fail_at(r, p->at[KEY_ARCH], "measured on %s; this CPU is %s",
+			       p->arch, c->arch);
+	if (strcmp(p->vendor, c->vendor) || p->family != c->family ||
+	    p->model != c->model || p->stepping != c->stepping)
+		return fail_at(r, p->at[strcmp(p->vendor, c->vendor) ? KEY_VENDOR
+					 : p->family != c->family ? KEY_FAMILY
+					 : p->model != c->model ? KEY_MODEL
+								: KEY_STEPPING],
+			       "measured on another CPU (%s family %llu model %llu stepping %llu); this one is %s family %u model %u stepping %u",
+			       p->vendor, p->family, p->model, p->stepping,
+			       c->vendor, c->family, c->model, c->stepping);
+	if (strcmp(p->brand, brand))
+		return fail_at(r, p->at[KEY_BRAND], "measured on another CPU ('%s'); this one is '%s'",
+			       p->brand, brand);
+	if (p->features != c->features) {
+		char more[160], less[160];
+		feature_list(p->features & ~c->features, more, sizeof more);
+		feature_list(c->features & ~p->features, less, sizeof less);
+		return fail_at(r, p->at[KEY_FEATURES],
+			       "measured with other CPU features (the profile has %s%s; this CPU has %s%s)",
+			       more[0] ? more : "nothing more", more[0] ? " more" : "",
+			       less[0] ? less : "nothing more", less[0] ? " more" : "");
+	}
+	return 0;
+}
+
+int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
+		       char *why, size_t whylen)
+{
+	struct reader r = { path ? path : "(null)", 0, why, whylen };
+	struct profile p;
+	char buf[4096], line[UCOPY_PROFILE_LINE_MAX];
+	size_t ll = 0, total = 0;
+	int ended = 0, fd;
+
+	if (why && whylen)
+		why[0] = 0;
+	if (!path || !path[0])
+		return fail_at(&r, 0, "no profile path");
+	memset(&p, 0, sizeof p);
+	do
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return fail_at(&r, 0, "cannot open: %s", strerror(errno));
+
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof buf);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			close(fd);
+			return fail_at(&r, 0, "cannot read: %s", strerror(e));
+		}
+		if (got == 0)
+			break;
+		total += (size_t)got;
+		if (total > PROFILE_MAX_BYTES) {
+			close(fd);
+			return fail_at(&r, 0, "larger than %zu KiB: not a profile",
+				       PROFILE_MAX_BYTES >> 10);
+		}
+		for (ssize_t i = 0; i < got; i++) {
+			char c = buf[i];
+			if (c == 0) {
+				close(fd);
+				return fail_at(&r, r.line + 1, "NUL byte: not a text file");
+			}
+			if (c != '\n') {
+				if (ll + 1 >= sizeof line) {
+					close(fd);
+					return fail_at(&r, r.line + 1, "line longer than %d bytes",
+						       UCOPY_PROFILE_LINE_MAX - 1);
+				}
+				line[ll++] = c;
+				continue;
+			}
+			line[ll] = 0;
+			ll = 0;
+			r.line++;
+			if (parse_line(&r, &p, line, &ended)) {
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	close(fd);
+
+	/* A write cut short ends inside a line or before "end". */
+	if (ll)
+		return fail_at(&r, r.line + 1, "last line has no newline (truncated?)");
+	if (r.line == 0)
+		return fail_at(&r, 0, "empty file: not a profile");
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (!(p.seen >> k & 1))
+			return fail_at(&r, 0, "no '%s' line (truncated?)", once_keys[k]);
+	if (!ended)
+		return fail_at(&r, r.line, "no 'end' line after line %u (truncated?)",
+			       r.line);
+	if (check_identity(&r, &p))
+		return -1;
+	r.line = p.at[KEY_POLICY];
+	for (unsigned i = 0; i < p.policy.nrules; i++) {
+		const struct ucopy_kernel *k = p.policy.rule[i].kernel;
+		if (!ucopy_kernel_supported(k, ucopy_cpu()->features)) {
+			char lack[160];
+			feature_list(k->requires & ~ucopy_cpu()->features, lack, sizeof lack);
+			return fail_at(&r, r.line, "kernel '%s' needs %s, which this CPU lacks",
+				       k->name, lack);
+		}
+	}
+	snprintf(p.policy.name, sizeof p.policy.name, "calibrated");
+	if (policy)
+		*policy = p.policy;
+	return 0;
+}
+
+/* The named policy "calibrated" (policy.c). */
+int ucopy_profile_policy(struct ucopy_policy *p, char *err, size_t errlen)
+{
+	char path[PATH_MAX_PROFILE];
+	int found = ucopy_profile_find(path, sizeof path);
+
+	if (found < 0) {
+		snprintf(err, errlen, "policy 'calibrated': UCOPY_PROFILE is too long");
+		return -1;
+	}
+	if (found == 0) {
+		char def[PATH_MAX_PROFILE];
+		if (ucopy_profile_default_path(def, sizeof def))
+			snprintf(err, errlen, "policy 'calibrated' needs a profile: UCOPY_PROFILE, XDG_CACHE_HOME and HOME are unset (run 'ucopy calibrate -o FILE' and set UCOPY_PROFILE)");
+		else
+			snprintf(err, errlen, "policy 'calibrated' needs a profile: none at %s (run 'ucopy calibrate')",
+				 def);
+		return -1;
+	}
+	return ucopy_profile_load(path, p, err, errlen);
+}
