@@ -15,7 +15,7 @@ run() {
 # what the command printed.
 expect() {
 	name=$1; shift
-	if "$@"; then
+	if "$@" 2>/dev/null; then
 		echo "PASS $name"
 	else
 		echo "FAIL $name: [$*] rc=$rc"
@@ -29,7 +29,11 @@ expect() {
 usage_error() {
 	name=$1 pattern=$2; shift 2
 	run "$@"
-	expect "$name" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q -- '$pattern' '$err'"
+	expect "$name" is_usage_error "$pattern"
+}
+
+is_usage_error() {
+	[ "$rc" -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$1" "$err"
 }
 
 json_ok() {
