@@ -38,10 +38,11 @@ static const struct ucopy_kernel kernels[] = {
 	  UCOPY_F(SSE2), FC, ucopy_k_sse2 },
 	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",
 	  UCOPY_F(AVX2), FC, ucopy_k_avx2 },
-	/* zmm moves are AVX-512F; the short sizes use VEX xmm/ymm moves (AVX),
-	 * so AVX-512VL is not needed. */
-	{ "avx512", "64-byte vectors, overlapping head and tail, aligned-store loop",
-	  UCOPY_F(AVX512F) | UCOPY_F(AVX), FC, ucopy_k_avx512 },
+	/* Byte-masked moves (BW) of zmm16-23 and, near a page end, ymm16/xmm16
+	 * (VL): EVEX-only registers need no vzeroupper. */
+	{ "avx512", "64-byte vectors, one masked move up to 64 bytes, aligned-store loop",
+	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), FC,
+	  ucopy_k_avx512 },
 	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
 	  UCOPY_F(SSE2), FC, ucopy_k_nt },
 #endif
