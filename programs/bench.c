@@ -41,6 +41,9 @@ void help_bench(FILE *f)
 	      "                     'all' says the same; libc is the C library's memcpy)\n"
 	      "  --policies LIST    named policies (linux-6.4, auto, ...) or policy text\n"
 	      "                     (64:word,movsb); may be repeated\n"
+	      "  --entries LIST     the library's entry points as a program calls them:\n"
+	      "                     ucopy_memcpy, ucopy_try, ucopy_from (the active\n"
+	      "                     policy) and memcpy (the C library's, called directly)\n"
 	      "  --sizes SPEC       64 | 1-256 | 64,4K,1M | 1K-1M:x2 | 1-64:+8\n"
 	      "                     (default: 1-1M:x2)\n"
 	      "  --src-align LIST   source offsets within a page, 0..4095 (default 0)\n"
@@ -186,6 +189,46 @@ static int add_kernels(struct bench *b, const char *list)
 		if (add_variant(b, &v) < 0)
 			return cli_usage_error(CMD, "out of memory");
 		variant_kernel(v, k);
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/* Entry points are timed as a program calls them, so what the entry itself
+ * costs (the first-rule test, the fault-tolerant flag) is in the numbers. */
+static const struct entry {
+	const char *name;
+	void *(*copy)(void *, const void *, size_t);
+	size_t (*try)(void *, const void *, size_t);
+} entries[] = {
+	{ "ucopy_memcpy", ucopy_memcpy, NULL },
+	{ "ucopy_try", NULL, ucopy_try },
+	{ "ucopy_from", NULL, ucopy_from },
+	{ "memcpy", memcpy, NULL },
+};
+
+static int add_entries(struct bench *b, const char *list)
+{
+	const char *p = list;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const struct entry *e = NULL;
+		for (size_t i = 0; i < sizeof entries / sizeof *entries; i++)
+			if (strlen(entries[i].name) == len && !strncmp(entries[i].name, p, len))
+				e = &entries[i];
+		if (!e)
+			return cli_usage_error(CMD, "unknown entry point '%.*s' in '%s' (expected "
+					       "ucopy_memcpy, ucopy_try, ucopy_from or memcpy)",
+					       (int)len, p, list);
+		struct variant *v;
+		if (add_variant(b, &v) < 0)
+			return cli_usage_error(CMD, "out of memory");
+		if (e->copy)
+			variant_memcpy(v, e->name, e->copy);
+		else
+			variant_try(v, e->name, e->try);
 		if (!comma)
 			return 0;
 		p = comma + 1;
@@ -345,6 +388,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		} else if (!rc && (v = opt_value(argc, argv, &i, "--policies", &rc))) {
 			if ((rc = add_policies(b, v)))
 				return rc;
+		} else if (!rc && (v = opt_value(argc, argv, &i, "--entries", &rc))) {
+			if ((rc = add_entries(b, v)))
+				return rc;
 		} else if (!rc && (v = opt_value(argc, argv, &i, "--sizes", &rc))) {
 			sizes = v;
 		} else if (!rc && (v = opt_value(argc, argv, &i, "--src-align", &rc))) {
@@ -404,7 +450,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	if (b->out_path && !b->out_path[0])
 		return cli_usage_error(CMD, "empty output file name (-o FILE)");
 
-	if (kernels || !b->npol) {
+	if (kernels || !b->nvar) {
 		size_t before = b->nvar;
 		int rc = add_kernels(b, kernels ? kernels : "all");
 		if (rc)
@@ -549,7 +595,11 @@ static const char *dist_name(const struct bench *b)
 
 static const char *variant_kind_name(const struct variant *v)
 {
-	return v->kind == VARIANT_KERNEL ? "kernel" : "policy";
+	switch (v->kind) {
+	case VARIANT_KERNEL: return "kernel";
+	case VARIANT_MEMCPY: case VARIANT_TRY: return "entry";
+	default: return "policy";
+	}
 }
 
 static const char *variant_policy_text(const struct bench *b, const struct variant *v)
