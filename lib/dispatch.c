@@ -4,8 +4,9 @@
  * The active policy is resolved once, at first use, into a compiled table of
  * (limit, function) pairs.  ucopy_memcpy (kernels/<arch>/entry.S) tests the
  * first rule itself and otherwise jumps through ucopy_memcpy_impl: the second
- * kernel of a two-rule policy, or dispatch_rules() for the rest.  The fault-tolerant copies get a second table
- * in which kernels that cannot recover from a fault are replaced.
+ * kernel of a two-rule policy, or dispatch_rules() for the rest.  The
+ * fault-tolerant copies (kernels/<arch>/try.S) scan a second table in which
+ * kernels that cannot recover from a fault are replaced.
  */
 #include "internal.h"
 
@@ -15,12 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct compiled_rule {
-	size_t limit;
-	ucopy_kernel_fn fn;
-};
-
-static struct compiled_rule plain[UCOPY_MAX_RULES], tolerant[UCOPY_MAX_RULES];
+static struct compiled_rule plain[UCOPY_MAX_RULES];
+struct compiled_rule ucopy_tolerant_rules[UCOPY_MAX_RULES];
 static struct ucopy_policy policy;
 static char reason[512];
 static char profile_path[PATH_MAX_PROFILE];
@@ -28,15 +25,12 @@ static struct ucopy_active active = { &policy, UCOPY_SOURCE_DEFAULT, reason, pro
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, size_t);
-static struct ucopy_ret resolve_then_try(void *restrict, const void *restrict, size_t);
 
 /* Written once, under `once`; read by entry.S and by fault.c.  The limits
  * start at 0 so that every size goes to the resolvers until then. */
-size_t ucopy_first_limit, ucopy_try_first_limit;
+size_t ucopy_first_limit;
 ucopy_kernel_fn ucopy_first_fn = resolve_then_copy;
-ucopy_kernel_fn ucopy_try_first_fn = resolve_then_try;
 ucopy_kernel_fn ucopy_memcpy_impl = resolve_then_copy;
-ucopy_kernel_fn ucopy_try_impl = resolve_then_try;
 
 /* Sizes past the first rule.  The last rule's limit is SIZE_MAX, and no
  * object has SIZE_MAX bytes, so the scan always stops inside the table. */
@@ -49,36 +43,23 @@ static struct ucopy_ret dispatch_rules(void *restrict dst,
 	return r->fn(dst, src, n);
 }
 
-static struct ucopy_ret dispatch_tolerant(void *restrict dst,
-					  const void *restrict src, size_t n)
-{
-	const struct compiled_rule *r = tolerant + 1;
-	while (n >= r->limit)
-		r++;
-	return r->fn(dst, src, n);
-}
 
 static void compile(const struct ucopy_policy *p)
 {
 	for (unsigned i = 0; i < p->nrules; i++) {
 		size_t limit = i + 1 == p->nrules ? SIZE_MAX : p->rule[i].limit;
 		plain[i] = (struct compiled_rule){ limit, p->rule[i].kernel->fn };
-		tolerant[i] = (struct compiled_rule){
+		ucopy_tolerant_rules[i] = (struct compiled_rule){
 			limit, ucopy_kernel_fault_capable(p->rule[i].kernel)->fn };
 	}
 	/* One rule: the first test always passes.  Two: the second kernel
 	 * takes the rest directly. */
 	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn :
 			       p->nrules == 2 ? plain[1].fn : dispatch_rules;
-	ucopy_kernel_fn try = p->nrules == 1 ? tolerant[0].fn :
-			      p->nrules == 2 ? tolerant[1].fn : dispatch_tolerant;
 	/* Function pointers before limits: a thread that sees a new limit
 	 * must see the function that goes with it. */
-	__atomic_store_n(&ucopy_try_impl, try, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_first_limit, plain[0].limit, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
 }
 
@@ -188,12 +169,6 @@ static struct ucopy_ret resolve_then_copy(void *restrict dst,
 	return (n < ucopy_first_limit ? ucopy_first_fn : ucopy_memcpy_impl)(dst, src, n);
 }
 
-static struct ucopy_ret resolve_then_try(void *restrict dst,
-					 const void *restrict src, size_t n)
-{
-	ucopy_active();
-	return (n < ucopy_try_first_limit ? ucopy_try_first_fn : ucopy_try_impl)(dst, src, n);
-}
 
 void *ucopy_memmove(void *dst, const void *src, size_t n)
 {

@@ -3,13 +3,15 @@
  *
  * The Linux kernel's mechanism, in user space.  Every kernel instruction that
  * may fault is listed with a fixup address in the section ucopy_extable.
- * While a thread runs a fault-tolerant copy its ucopy_in_try flag is set; a
- * SIGSEGV or SIGBUS that the kernel raised for such a thread at a listed
- * instruction is answered by moving the thread's PC to the fixup, which
- * finishes the copy byte by byte up to the faulting byte and returns the
- * count not copied.  Any other signal goes where it would have gone without
- * ucopy.  The fast path costs two stores to a thread-local flag: no
- * sigsetjmp, no system call.
+ * A fault-tolerant copy calls its kernel from one call site (try.S), so a
+ * thread is inside one exactly when the word at its stack pointer is that
+ * call's return address (kernels never touch the stack).  A SIGSEGV or
+ * SIGBUS that the kernel raised for such a thread at a listed instruction is
+ * answered by moving the thread's PC to the fixup, which finishes the copy
+ * byte by byte up to the faulting byte and returns the count not copied.
+ * Any other signal goes where it would have gone without ucopy.  The fast
+ * path costs a flag test and a call: no sigsetjmp, no system call, no
+ * thread-local store.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -20,12 +22,10 @@
 #include <string.h>
 #include <ucontext.h>
 
-__thread volatile int ucopy_in_try;
-
 static const int signals[2] = { SIGSEGV, SIGBUS };
 /* The handlers ucopy displaced, one per entry of signals[]. */
 static struct sigaction previous[2];
-static int ready;
+unsigned char ucopy_try_ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t sorted = PTHREAD_ONCE_INIT;
 
@@ -70,6 +70,19 @@ static uintptr_t *context_pc(void *ctx)
 	return (uintptr_t *)&uc->uc_mcontext.pc;
 #else
 #error "fault.c: no program counter for this architecture"
+#endif
+}
+
+/* The return address of the call that entered the faulting kernel.  Read
+ * only once the PC is known to be a kernel's, so the stack pointer is the
+ * one the kernel was called with. */
+static uintptr_t context_return_address(void *ctx)
+{
+	ucontext_t *uc = ctx;
+#if defined(__x86_64__)
+	return *(const uintptr_t *)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	return uc->uc_mcontext.regs[30];
 #endif
 }
 
@@ -118,10 +131,10 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 {
 	/* si_code > 0: raised by the kernel for an access, not sent by
 	 * kill/raise/sigqueue, which must not redirect a copy. */
-	if (si->si_code > 0 && ucopy_in_try) {
+	if (si->si_code > 0) {
 		uintptr_t *pc = context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
-		if (fixup) {
+		if (fixup && context_return_address(ctx) == (uintptr_t)ucopy_try_return) {
 			*pc = fixup;
 			return;
 		}
@@ -138,6 +151,8 @@ int ucopy_fault_init(void)
 {
 	int rc = 0;
 	pthread_once(&sorted, sort_extable);
+	/* ucopy_try scans the compiled policy as soon as it sees ready. */
+	ucopy_active();
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		struct sigaction cur, sa;
@@ -158,7 +173,7 @@ int ucopy_fault_init(void)
 			rc = -1;
 	}
 	if (rc == 0)
-		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&ucopy_try_ready, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
@@ -173,39 +188,19 @@ int ucopy_fault_installed(void)
 	return 1;
 }
 
-/* Runs a fault-tolerant copy with fn.  If the handler cannot be installed,
- * nothing is copied: a fault would kill the process, which is exactly what
- * the caller asked ucopy to prevent. */
-static inline size_t run_tolerant(ucopy_kernel_fn fn, void *dst,
-				  const void *src, size_t n)
+/* ucopy_try before the first fault-tolerant copy: nothing is copied if the
+ * handler cannot be installed, since a fault would then kill the process,
+ * which is exactly what the caller asked ucopy to prevent. */
+size_t ucopy_try_cold(void *dst, const void *src, size_t n)
 {
-	if (unlikely(!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) &&
-	    ucopy_fault_init() != 0)
+	if (ucopy_fault_init() != 0)
 		return n;
-	/* Saved and restored, not cleared: a signal handler may run a
-	 * fault-tolerant copy while this thread is inside another. */
-	int outer = ucopy_in_try;
-	ucopy_in_try = 1;
-	size_t left = fn(dst, src, n).left;
-	ucopy_in_try = outer;
-	return left;
-}
-
-/* The active policy's fault-tolerant kernel for n, as entry.S picks it. */
-static inline ucopy_kernel_fn active_tolerant(size_t n)
-{
-	return n < __atomic_load_n(&ucopy_try_first_limit, __ATOMIC_ACQUIRE) ?
-		       ucopy_try_first_fn : ucopy_try_impl;
-}
-
-size_t ucopy_try(void *dst, const void *src, size_t n)
-{
-	return run_tolerant(active_tolerant(n), dst, src, n);
+	return ucopy_try_local(dst, src, n);
 }
 
 size_t ucopy_from(void *dst, const void *src, size_t n)
 {
-	size_t left = run_tolerant(active_tolerant(n), dst, src, n);
+	size_t left = ucopy_try_local(dst, src, n);
 	if (unlikely(left))
 		memset((char *)dst + (n - left), 0, left);
 	return left;
@@ -214,6 +209,9 @@ size_t ucopy_from(void *dst, const void *src, size_t n)
 size_t ucopy_policy_try(const struct ucopy_policy *p, void *restrict dst,
 			const void *restrict src, size_t n)
 {
+	if (unlikely(!__atomic_load_n(&ucopy_try_ready, __ATOMIC_ACQUIRE)) &&
+	    ucopy_fault_init() != 0)
+		return n;
 	const struct ucopy_kernel *k = ucopy_policy_kernel(p, n);
-	return run_tolerant(ucopy_kernel_fault_capable(k)->fn, dst, src, n);
+	return ucopy_call_tolerant(ucopy_kernel_fault_capable(k)->fn, dst, src, n);
 }

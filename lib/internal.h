@@ -42,13 +42,34 @@ void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;
 /* Forward copy safe for overlapping memmove with dst < src. */
 void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n) HIDDEN;
 
-/* The compiled active policy (dispatch.c): sizes below *_first_limit go to
- * *_first_fn, all others to *_impl; the ucopy_try_* set has every kernel
- * fault-capable, for the fault-tolerant copies. */
-extern size_t ucopy_first_limit HIDDEN, ucopy_try_first_limit HIDDEN;
-extern ucopy_kernel_fn ucopy_first_fn HIDDEN, ucopy_try_first_fn HIDDEN;
+/* A compiled policy rule: sizes below limit go to fn (the last limit is
+ * SIZE_MAX).  Assembly reads it as two quadwords. */
+struct compiled_rule {
+	size_t limit;
+	ucopy_kernel_fn fn;
+};
+
+/* The compiled active policy (dispatch.c): ucopy_memcpy sends sizes below
+ * ucopy_first_limit to ucopy_first_fn, all others to ucopy_memcpy_impl.
+ * ucopy_tolerant_rules is the same policy with every kernel fault-capable,
+ * scanned by ucopy_try (kernels/<arch>/try.S). */
+extern size_t ucopy_first_limit HIDDEN;
+extern ucopy_kernel_fn ucopy_first_fn HIDDEN;
 extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
-extern ucopy_kernel_fn ucopy_try_impl HIDDEN;
+extern struct compiled_rule ucopy_tolerant_rules[UCOPY_MAX_RULES] HIDDEN;
+
+/* The fault-tolerant entry (kernels/<arch>/try.S and fault.c).  ucopy_try
+ * runs the kernel with a call whose return address is ucopy_try_return; the
+ * signal handler recovers only faults whose stack holds it.  ucopy_try_ready
+ * is set once the policy is compiled and the handler installed; until then
+ * ucopy_try goes to ucopy_try_cold. */
+extern unsigned char ucopy_try_ready HIDDEN;
+extern const char ucopy_try_return[] HIDDEN;
+size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
+size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
+size_t ucopy_call_tolerant(ucopy_kernel_fn fn, void *dst, const void *src,
+			   size_t n) HIDDEN;
+
 /* The shared fault fixup tail (kernels/<arch>/fixup.S). */
 void ucopy_fixup_tail(void) HIDDEN;
 
@@ -62,9 +83,5 @@ int ucopy_profile_find(char *buf, size_t len) HIDDEN;
 /* The named policy "calibrated": the profile ucopy_profile_find() names.
  * @return : 0, or -1 with the reason in err. */
 int ucopy_profile_policy(struct ucopy_policy *p, char *err, size_t errlen) HIDDEN;
-
-/* The fault-tolerant state of the calling thread: nonzero while it runs a
- * fault-tolerant copy (fault.c). */
-extern __thread volatile int ucopy_in_try HIDDEN;
 
 #endif
