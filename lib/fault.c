@@ -134,7 +134,8 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	if (si->si_code > 0) {
 		uintptr_t *pc = context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
-		if (fixup && context_return_address(ctx) == (uintptr_t)ucopy_try_return) {
+		uintptr_t ra = fixup ? context_return_address(ctx) : 0;
+		if (ra == (uintptr_t)ucopy_try_return || ra == (uintptr_t)ucopy_try_return2) {
 			*pc = fixup;
 			return;
 		}

@@ -59,12 +59,13 @@ extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
 extern struct compiled_rule ucopy_tolerant_rules[UCOPY_MAX_RULES] HIDDEN;
 
 /* The fault-tolerant entry (kernels/<arch>/try.S and fault.c).  ucopy_try
- * runs the kernel with a call whose return address is ucopy_try_return; the
- * signal handler recovers only faults whose stack holds it.  ucopy_try_ready
+ * runs the kernel with a call whose return address is ucopy_try_return or
+ * ucopy_try_return2; the signal handler recovers only faults whose stack
+ * holds one.  ucopy_try_ready
  * is set once the policy is compiled and the handler installed; until then
  * ucopy_try goes to ucopy_try_cold. */
 extern unsigned char ucopy_try_ready HIDDEN;
-extern const char ucopy_try_return[] HIDDEN;
+extern const char ucopy_try_return[] HIDDEN, ucopy_try_return2[] HIDDEN;
 size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_call_tolerant(ucopy_kernel_fn fn, void *dst, const void *src,

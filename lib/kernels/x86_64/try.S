@@ -8,8 +8,9 @@
  * place.  No kernel touches the stack (lib/kernels/x86_64/README.md).
  *
  * How the handler knows a fault is inside a fault-tolerant copy: every such
- * copy calls its kernel from one instruction, below, so while the kernel runs
- * the word at the thread's stack pointer is ucopy_try_return.  That is the
+ * copy calls its kernel from one of two instructions, below, so while the
+ * kernel runs the word at the thread's stack pointer is ucopy_try_return or
+ * ucopy_try_return2.  That is the
  * per-thread "inside a fault-tolerant copy" flag, kept by the call itself: no
  * thread-local store before and after each copy, and a signal handler that
  * interrupts the copy and copies (or faults) on its own is told apart by its
@@ -32,8 +33,14 @@ ucopy_try_local:
 	je	ucopy_try_cold
 	cmp	ucopy_tolerant_rules(%rip), %rdx
 	jae	1f
-	mov	ucopy_tolerant_rules+8(%rip), %rax
-	jmp	.Lcall
+	/* The first rule, called straight from its slot.  The kernels never
+	 * use the stack, so the call needs no frame or alignment. */
+	call	*ucopy_tolerant_rules+8(%rip)
+	.globl ucopy_try_return
+	.hidden ucopy_try_return
+ucopy_try_return:
+	mov	%rdx, %rax		/* kernels return {dst, left}: left */
+	ret
 1:	lea	ucopy_tolerant_rules+16(%rip), %rcx
 2:	cmp	(%rcx), %rdx
 	jb	3f
@@ -41,13 +48,11 @@ ucopy_try_local:
 	jmp	2b
 3:	mov	8(%rcx), %rax
 .Lcall:
-	sub	$8, %rsp		/* the kernel gets the ABI's stack alignment */
 	call	*%rax
-	.globl ucopy_try_return
-	.hidden ucopy_try_return
-ucopy_try_return:
-	add	$8, %rsp
-	mov	%rdx, %rax		/* kernels return {dst, left}: left */
+	.globl ucopy_try_return2
+	.hidden ucopy_try_return2
+ucopy_try_return2:
+	mov	%rdx, %rax
 	ret
 	.size ucopy_try, . - ucopy_try
 
