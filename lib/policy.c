@@ -385,14 +385,23 @@ static const struct named named[] = {
  * cycles without FSRM, the reason for the 2018 proposal) and its overlapping
  * head/tail stores cover the odd sizes without a byte loop.  2 KiB is
  * about where glibc (2.33 on) starts rep movsb on FSRM CPUs: its
- * rep_movsb_threshold is 2112 there, and 2048 with 16-byte vectors.
+ * rep_movsb_threshold is 2112 there, and 2048 with 16-byte vectors.  On Xeon
+ * family 6 model 207 under KVM the avx2 loop and movsb_safe cross there too
+ * (hot, four src/dst alignments: avx2 0.5-0.85x movsb_safe's time at 1 KiB,
+ * 0.99-1.24x at 2 KiB, 0.87-1.08x at 2.5 KiB, movsb_safe ahead at 3-4 KiB).
  *
  * avx2, not avx512, even where AVX-512 runs: on Skylake-SP to Ice Lake a
  * 512-bit instruction lowers the core's frequency license for about a
  * millisecond, which taxes all the code around a short copy, and a copy gains
  * little from 64-byte over 32-byte stores while the data sits in L1 (glibc
  * sets Prefer_No_AVX512 on those parts; Linux has X86_FEATURE_PREFER_YMM).
- * The avx512 kernel stays available by name.
+ * The avx512 kernel stays available by name.  Where 512-bit stores cost no
+ * licence (Sapphire/Emerald Rapids: AVX-512 with AVX-VNNI, glibc's test) the
+ * gain is not little: on Xeon family 6 model 207 under KVM one zmm store
+ * retires per cycle like one ymm store, so avx512 copies 256 B - 4 KiB in
+ * about half avx2's time, and its masked 0..64 class has no size branch
+ * (fleetbench distributions: 0.35-0.47x glibc's time, avx2 0.9-1.0x).
+ * glibc 2.36 runs its zmm memmove there.
  *
  * From 2 KiB rep movsb where ERMS makes it fast, but only as movsb_safe, which
  * checks (dst - src) mod 4096 and runs the avx2 loop at the distances where
@@ -403,11 +412,19 @@ static const struct named named[] = {
  * Non-temporal stores from a quarter of the L3: a copy that large evicts much
  * of what the other cores sharing the L3 keep there, and its destination will
  * not stay cached anyway.  glibc 2.38 moved its non_temporal_threshold to the
- * same quarter of the shared cache (Noah Goldstein, 2023).  Only the running
- * CPU's L3 is known; for another feature set 32 MiB stands in (a quarter of
- * a typical 128 MiB server L3). */
+ * same quarter of the shared cache (Noah Goldstein, 2023).  On Intel, from
+ * four times the L2 if that is lower: the server L3 is non-inclusive and
+ * shared by dozens of cores, so one core's share of it is about its L2, and
+ * what the CPUID L3 size promises a virtual machine it may not get.  On Xeon
+ * family 6 model 207 under KVM (L2 2 MiB, L3 300 MiB) the L3 quarter is
+ * 75 MiB, but nt is already 14-16% faster than rep movsb for hot repeated
+ * copies of 8, 24, 32 and 48 MiB (ties at 4 MiB; glibc 2.36 runs rep movsb
+ * up to 114 MiB there).  Only the running CPU's caches are known; for
+ * another feature set 32 MiB stands in (a quarter of a typical 128 MiB
+ * server L3). */
 #define AUTO_VECTOR_LIMIT (2 * KIB)
 #define AUTO_NT_FALLBACK (32 * MIB)
+#define AUTO_NT_L2_FACTOR 4
 
 static int runs(const char *name, uint64_t f)
 {
@@ -420,8 +437,12 @@ static size_t auto_nt_limit(uint64_t f)
 	const struct ucopy_cpu *c = ucopy_cpu();
 	size_t l = AUTO_NT_FALLBACK;
 
-	if (c->features == f && c->l3)
+	if (c->features == f && c->l3) {
 		l = c->l3 / 4;
+		if (!strcmp(c->vendor, "GenuineIntel") && c->l2 &&
+		    c->l2 * AUTO_NT_L2_FACTOR < l)
+			l = c->l2 * AUTO_NT_L2_FACTOR;
+	}
 	if (l >= MIB)
 		l -= l % MIB; /* readable in the text form */
 	if (l < MIB)
