@@ -13,6 +13,8 @@ static const struct command commands[] = {
 	  cmd_bench, help_bench },
 	{ "compare", "A/B two policies on a workload: perf-stat blocks, ratio, verdict",
 	  cmd_compare, help_compare },
+	{ "calibrate", "measure this machine, derive the calibrated policy, save a profile",
+	  cmd_calibrate, help_calibrate },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,1018 @@
+/*
+ * calibrate.c - `ucopy calibrate`: measure the kernels on this machine,
+ * derive the `calibrated` policy and save it as a profile.
+ *
+ * The run, each phase with its share of the time budget:
+ *  1. sweep (35%): every kernel that could win, and libc for reference, at
+ *     sizes from 1 byte to --max-size, hot, copies at mixed offsets (equal and
+ *     different alignments, never a small positive distance: that is phase 3's
+ *     question).  A kernel that is 1.6x behind at two sizes in a row is not
+ *     timed at larger ones.
+ *  2. cold (20%): the kernels within 25% of the best at each size up to
+ *     4 MiB, with every line of source and destination flushed before each
+ *     batch, so copies read and write memory.
+ *  3. probes (20%): at 64, 256, 2K, 4352, 32K and 256 bytes (those the
+ *     issue's no-cliff bar uses), each kernel still in the running copies at
+ *     (dst - src) mod 4096 of 0, 1, 8, 31, 63 and -1, -63, each against a
+ *     control cell with the same alignments and a distance of about 2 KiB, and
+ *     at misaligned offsets against the aligned cell.  All cells of a size are
+ *     interleaved in one measurement, so a cell and its control see the same
+ *     machine.  A cell 1.5x slower than its control is re-measured alone with
+ *     it, and only a cliff seen twice counts.  This is how the Zen 3 rep movsb
+ *     4K-aliasing cliff is found: by distance, not by CPU model.
+ *  4. refine (10%): each crossover the derivation (calibration.h) finds
+ *     between two sweep sizes is narrowed by timing the two kernels at three
+ *     sizes in between.
+ *  5. verify (15%): the derived policy against `auto` and libc at the sweep
+ *     sizes, hot and cold, for the expected gain.
+ */
+#include "calibration.h"
+#include "cli.h"
+#include "machine.h"
+#include "measure.h"
+#include "sizespec.h"
+#include "stats.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CMD "calibrate"
+
+/* Budgets of the measuring itself: setup (mapping buffers, the timer's
+ * 20 ms calibration) and the rounds past a cell's budget needed to reach its
+ * minimum come on top.  Measured on the project's 2-vCPU KVM Xeon: the
+ * default takes about 26 s in all and --quick about 4 s. */
+#define DEFAULT_SECONDS 20.0
+#define QUICK_SECONDS 2.5
+#define DEFAULT_MAX_SIZE ((size_t)64 << 20)
+#define QUICK_MAX_SIZE ((size_t)8 << 20)
+/* Cold copies flush every line beforehand, which costs more than the copy
+ * (about 0.25 us a line on the project's KVM Xeon, 30x a 4 KiB copy): above
+ * this the phase would eat the budget, and copies that size stream from
+ * memory hot or cold. */
+#define COLD_MAX_SIZE ((size_t)1 << 20)
+#define PRUNE_RATIO 1.6
+/* From here on a sweep point times only the kernels within FINALIST_RATIO
+ * of the best at the point before (and nt and libc), for more rounds. */
+#define LARGE ((size_t)1 << 20)
+#define FINALIST_RATIO 1.25
+#define LEVEL 0.95
+/* 200 resamples put the interval ends within about 1% of their value at
+ * 2000, for a tenth of the time (15 ms a cell at 500 was a third of the
+ * sweep). */
+#define RESAMPLES 200
+#define SEED 0x5eed0ca1ULL
+
+void help_calibrate(FILE *f)
+{
+	fputs("usage: ucopy calibrate [OPTIONS]\n\n"
+	      "Measures every copy kernel this CPU runs at sizes from 1 byte up, hot and\n"
+	      "cold, and at source/destination distances and alignments; finds where the\n"
+	      "fastest kernel changes and which kernels fall off a distance cliff (such as\n"
+	      "rep movsb when (dst - src) mod 4096 is 1..63 on AMD Zen 3); derives the\n"
+	      "`calibrated` policy (the fastest kernel per size class with no cliff), and\n"
+	      "saves it with the CPU's identity and the measurements as a profile that\n"
+	      "libucopy loads at first use.  Prints the thresholds and the expected gain\n"
+	      "over `auto` and over libc.\n\n"
+	      "  -o FILE          save the profile to FILE (default: $XDG_CACHE_HOME/ucopy/\n"
+	      "                   profile, or ~/.cache/ucopy/profile)\n"
+	      "  --quick          a coarser run of about 4 s (sizes up to 8M)\n"
+	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5)\n"
+	      "  --max-size SIZE  largest copy measured (default 64M, --quick 8M; 64..1G)\n"
+	      "  -v               progress on stderr even when it is not a terminal, and\n"
+	      "                   each phase's findings\n"
+	      "  -q               print nothing but errors\n\n"
+	      "The library uses the profile when UCOPY_PROFILE names it or it is at the\n"
+	      "default path; UCOPY_POLICY wins over it.  `ucopy features` shows which\n"
+	      "policy is active and why.  docs/calibrate.md describes the method and the\n"
+	      "profile format.\n", f);
+}
+
+struct run {
+	/* Options. */
+	double seconds;
+	size_t max_size;
+	int quick, verbose, quiet;
+	const char *out;
+	/* State. */
+	struct measure *m;
+	struct calibration cal;
+	struct ucopy_policy auto_policy;
+	int candidate[CAL_MAX_KERNELS];   /* may be chosen */
+	int pruned[CAL_MAX_KERNELS];      /* left out of larger sizes */
+	size_t nk;
+	int progress;                     /* a progress line on stderr */
+	double started;
+	const char *phase;
+	double deadline;                  /* of the phase */
+	double cold_byte_s;               /* seconds per byte and variant of a
+					     cold round (flush + copy), from
+					     the last cold cell */
+	char err[256];
+};
+
+/* An equal share of what is left of the phase for each of `left` cells:
+ * a cell that overran (buffers mapped, minimum rounds) is paid back by the
+ * ones after it. */
+static double share(const struct run *r, size_t left)
+{
+	double t = r->deadline - clock_seconds();
+	return t > 0 && left ? t / (double)left : 0;
+}
+
+/*=====   Progress   =====*/
+
+static void progress(struct run *r, size_t done, size_t total)
+{
+	if (!r->progress)
+		return;
+	fprintf(stderr, "\rcalibrate: %-7s %3zu/%-3zu %5.1f s ", r->phase, done, total,
+		clock_seconds() - r->started);
+	fflush(stderr);
+}
+
+static void progress_end(struct run *r)
+{
+	if (r->progress)
+		fputs("\r\033[K", stderr);
+}
+
+/* A finding, with -v. */
+static void say(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct run *r, const char *fmt, ...)
+{
+	if (!r->verbose)
+		return;
+	va_list ap;
+	progress_end(r);
+	fprintf(stderr, "calibrate: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*=====   Measuring   =====*/
+
+/* Medians of each variant and, when lo is not NULL, the paired interval of
+ * median(i) / median(fastest).  rounds > 0: exactly that many rounds of the
+ * shortest batches worth timing, whatever the time (cold cells, whose
+ * flushes the measuring core's budget does not see). */
+static int time_cell(struct run *r, const struct variant *v, size_t nv,
+		     const struct cell *c, double seconds, unsigned rounds,
+		     double *med, double *lo, double *hi)
+{
+	/* Copies of a few MiB and more take milliseconds each, and on a
+	 * shared host one round in three may catch a neighbour's burst: nine
+	 * rounds keep the median clear of them where five did not (16 MiB:
+	 * 1.9 and 3.5 ms for movsb_safe and movsb, the same loop). */
+	struct measure_opts o = { .seconds = seconds,
+				  .min_rounds = c->seq->max_n >= LARGE ? 9 : 5 };
+	struct cell_result res;
+
+	if (rounds) {
+		o.seconds = 0;
+		o.min_rounds = o.max_rounds = rounds;
+	}
+	if (measure_cell(r->m, v, nv, c, &o, &res, r->err, sizeof r->err) < 0)
+		return -1;
+	size_t best = 0;
+	for (size_t i = 0; i < nv; i++) {
+		med[i] = stats_median(res.v[i].ns, res.rounds);
+		if (med[i] < med[best])
+			best = i;
+	}
+	if (lo) {
+		struct variant_summary *s = calloc(nv, sizeof *s);
+		if (!s) {
+			cell_result_free(&res);
+			snprintf(r->err, sizeof r->err, "out of memory");
+			return -1;
+		}
+		measure_summarize(&res, best, LEVEL, RESAMPLES, SEED, s);
+		for (size_t i = 0; i < nv; i++) {
+			lo[i] = i == best ? 1 : s[i].ratio.lo;
+			hi[i] = i == best ? 1 : s[i].ratio.hi;
+		}
+		free(s);
+	}
+	cell_result_free(&res);
+	return 0;
+}
+
+/* Copies of n bytes at four offset pairs, equally aligned (0/0, 16/16) and
+ * not (32/0, 7/3), added to cell_for()'s base offsets 0/2048: the distances
+ * (dst - src) mod 4096 are 2016 to 2048, far from the small ones in either
+ * direction.  (Phase 3 is about those: a hot loop of 32-byte copies at
+ * distance -4 ran 10x slower on the project's Xeon, for every kernel, as each
+ * copy's loads 4K-alias the previous copy's stores.) */
+static int seq_mixed(struct copy_seq *s, size_t n)
+{
+	static const uint32_t off[4][2] = { { 0, 0 }, { 16, 16 }, { 32, 0 }, { 7, 3 } };
+	size_t sizes[4] = { n, n, n, n };
+	if (copy_seq_sizes(s, sizes, 4))
+		return -1;
+	for (size_t i = 0; i < 4; i++) {
+		s->op[i].src_off = off[i][0];
+		s->op[i].dst_off = off[i][1];
+	}
+	s->max_off = 32;
+	return 0;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+/* A cell in `cache`: hot is the measuring core's (one slot each side);
+ * cold walks enough slots that a batch never copies the same lines twice and
+ * flushes each batch's lines first, which needs far less memory than walking
+ * 4x the LLC (1.2 GB each side for the 300 MB L3 of the project's machine). */
+static void cell_for(struct cell *c, const struct copy_seq *seq, enum cal_state s)
+{
+	cell_init(c, seq, CACHE_HOT, 0, seq->max_off > 64 ? 0 : 2048);
+	if (s == CAL_COLD) {
+		size_t stride = round_up(seq->max_n + seq->max_off, 64);
+		size_t slots = ((size_t)64 << 20) / stride;
+		if (slots > 16384)
+			slots = 16384;
+		if (slots < 16)
+			slots = 16;
+		c->src.region = c->dst.region = slots * stride;
+		c->src.flush = c->dst.flush = 1;
+	}
+}
+
+static const struct ucopy_kernel *kernel(size_t i)
+{
+	return ucopy_kernel_at(i);
+}
+
+/* Kernels worth timing at n bytes: outside these ranges a kernel is far
+ * behind on every CPU (a byte loop past 16 bytes, non-temporal stores for
+ * data that fits in L2), and timing it would only take time from the rest. */
+static int worth(const struct run *r, size_t k, size_t n)
+{
+	const char *name = kernel(k)->name;
+	if (!r->candidate[k] || r->pruned[k])
+		return 0;
+	if (!strcmp(name, "byte"))
+		return n <= 16;
+	if (!strcmp(name, "word"))
+		return n <= 512;
+	if (!strcmp(name, "unrolled"))
+		return n <= ((size_t)64 << 10);
+	if (!strcmp(name, "nt"))
+		return n >= ((size_t)64 << 10);
+	return 1;
+}
+
+static int libc_index(void)
+{
+	return calibration_kernel_index(ucopy_kernel_find("libc"));
+}
+
+/*=====   1 and 2: the sweeps   =====*/
+
+static void sweep_sizes(const struct run *r, size_t *out, size_t *n)
+{
+	*n = 0;
+	for (size_t p = 1; p <= r->max_size && *n < CAL_MAX_POINTS / 2; p *= 2) {
+		out[(*n)++] = p;
+		/* Between the powers of two, where the crossovers are (64 B to
+		 * 64 KiB), the point half-way up. */
+		size_t mid = p + p / 2;
+		if (!r->quick && p >= 4 && p < ((size_t)64 << 10) && mid <= r->max_size)
+			out[(*n)++] = mid;
+	}
+}
+
+static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
+{
+	struct variant v[CAL_MAX_KERNELS];
+	size_t idx[CAL_MAX_KERNELS];
+	double med[CAL_MAX_KERNELS], lo[CAL_MAX_KERNELS], hi[CAL_MAX_KERNELS];
+	int behind[CAL_MAX_KERNELS] = { 0 };
+	int libc = libc_index();
+
+	r->phase = "sweep";
+	for (size_t i = 0; i < nsizes; i++) {
+		size_t n = sizes[i], nv = 0;
+		progress(r, i, nsizes);
+		const struct cal_point *prev = i ? calibration_point(&r->cal, sizes[i - 1]) : NULL;
+		double prev_best = INFINITY;
+		for (size_t k = 0; prev && k < r->nk; k++)
+			if (r->candidate[k] && !isnan(prev->ns[CAL_HOT][k]))
+				prev_best = fmin(prev_best, prev->ns[CAL_HOT][k]);
+		for (size_t k = 0; k < r->nk; k++) {
+			if (!worth(r, k, n) && (int)k != libc)
+				continue;
+			if (n >= LARGE && prev && (int)k != libc && strcmp(kernel(k)->name, "nt") &&
+			    !(prev->ns[CAL_HOT][k] <= FINALIST_RATIO * prev_best))
+				continue;
+			variant_kernel(&v[nv], kernel(k));
+			idx[nv++] = k;
+		}
+		struct copy_seq seq;
+		struct cell c;
+		if (seq_mixed(&seq, n)) {
+			snprintf(r->err, sizeof r->err, "out of memory");
+			return -1;
+		}
+		cell_for(&c, &seq, CAL_HOT);
+		int rc = time_cell(r, v, nv, &c, share(r, nsizes - i), 0, med, lo, hi);
+		copy_seq_free(&seq);
+		if (rc)
+			return -1;
+		struct cal_point *pt = calibration_point(&r->cal, n);
+		double best = INFINITY;
+		for (size_t j = 0; j < nv; j++) {
+			calibration_set(&r->cal, pt, CAL_HOT, kernel(idx[j]), med[j], lo[j], hi[j]);
+			if (r->candidate[idx[j]])
+				best = fmin(best, med[j]);
+		}
+		for (size_t j = 0; j < nv; j++) {
+			size_t k = idx[j];
+			behind[k] = med[j] > PRUNE_RATIO * best ? behind[k] + 1 : 0;
+			/* From 4 KiB on: below, startup costs shift the
+			 * order from size to size. */
+			/* nt is kept: it loses until copies outgrow the
+			 * caches, which is the point of timing it. */
+			if (behind[k] >= 2 && n >= 4096 && r->candidate[k] &&
+			    strcmp(kernel(k)->name, "nt")) {
+				r->pruned[k] = 1;
+				say(r, "%s is %.1fx behind at %zu bytes: not timed above",
+				    kernel(k)->name, med[j] / best, n);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Rounds for a cold cell of n bytes and nv variants in `seconds`. */
+static unsigned cold_rounds(const struct run *r, size_t n, size_t nv, double seconds)
+{
+	if (!(r->cold_byte_s > 0))
+		return 9;
+	double round = r->cold_byte_s * (double)(n > 4096 ? n : 4096) * (double)nv;
+	double k = seconds / round;
+	return k < 5 ? 5 : k > 25 ? 25 : (unsigned)k;
+}
+
+static void cold_learn(struct run *r, size_t n, size_t nv, unsigned rounds,
+		       double elapsed)
+{
+	r->cold_byte_s = elapsed / (double)rounds / (double)nv /
+			 (double)(n > 4096 ? n : 4096);
+}
+
+static int cold(struct run *r)
+{
+	struct variant v[CAL_MAX_KERNELS];
+	size_t idx[CAL_MAX_KERNELS];
+	double med[CAL_MAX_KERNELS], lo[CAL_MAX_KERNELS], hi[CAL_MAX_KERNELS];
+	int libc = libc_index();
+	size_t total = 0, done = 0;
+
+	for (size_t i = 0; i < r->cal.npoints; i++)
+		total += r->cal.point[i].size <= COLD_MAX_SIZE;
+	r->phase = "cold";
+	for (size_t i = 0; i < r->cal.npoints; i++) {
+		struct cal_point *pt = &r->cal.point[i];
+		size_t n = pt->size, nv = 0;
+		double best = INFINITY;
+		if (n > COLD_MAX_SIZE)
+			continue;
+		progress(r, done, total);
+		for (size_t k = 0; k < r->nk; k++)
+			if (r->candidate[k] && !isnan(pt->ns[CAL_HOT][k]))
+				best = fmin(best, pt->ns[CAL_HOT][k]);
+		for (size_t k = 0; k < r->nk; k++)
+			if ((int)k == libc ||
+			    (r->candidate[k] && pt->ns[CAL_HOT][k] <= FINALIST_RATIO * best)) {
+				variant_kernel(&v[nv], kernel(k));
+				idx[nv++] = k;
+			}
+		struct copy_seq seq;
+		struct cell c;
+		if (seq_mixed(&seq, n)) {
+			snprintf(r->err, sizeof r->err, "out of memory");
+			return -1;
+		}
+		cell_for(&c, &seq, CAL_COLD);
+		unsigned rounds = cold_rounds(r, n, nv, share(r, total - done));
+		double t0 = clock_seconds();
+		int rc = time_cell(r, v, nv, &c, 0, rounds, med, lo, hi);
+		copy_seq_free(&seq);
+		if (rc)
+			return -1;
+		cold_learn(r, n, nv, rounds, clock_seconds() - t0);
+		done++;
+		for (size_t j = 0; j < nv; j++)
+			calibration_set(&r->cal, pt, CAL_COLD, kernel(idx[j]), med[j], lo[j], hi[j]);
+	}
+	return 0;
+}
+
+/*=====   3: distance and alignment probes   =====*/
+
+/* A probe cell: the copy runs at src + src_off to dst + dst_off from
+ * page-aligned slots, so (dst - src) mod 4096 is dst_off - src_off.
+ * `control` is the cell with the same alignments mod 64 at a distance of
+ * about 2 KiB (-1: it is a control, or the aligned base). */
+struct probe_cell {
+	uint32_t src, dst;
+	int control;
+	int misaligned;   /* an alignment cell, compared with cell 0 */
+	int quick;        /* also in --quick */
+};
+
+static const struct probe_cell cells[] = {
+	{ 0, 2048, -1, 0, 1 },   /* 0: aligned, far: the base */
+	{ 0, 0, 0, 0, 1 },       /* distance 0 (exact 4K alias) */
+	{ 0, 1, 3, 0, 1 },       /* 2: distance 1 */
+	{ 0, 2049, -1, 1, 1 },
+	{ 0, 8, 5, 0, 0 },       /* 4: distance 8 */
+	{ 0, 2056, -1, 1, 0 },
+	{ 0, 31, 7, 0, 0 },      /* 6: distance 31 */
+	{ 0, 2079, -1, 1, 0 },
+	{ 0, 63, 9, 0, 1 },      /* 8: distance 63 */
+	{ 0, 2111, -1, 1, 1 },
+	{ 1, 0, 11, 0, 1 },      /* 10: distance -1 */
+	{ 1, 2048, -1, 1, 1 },
+	{ 63, 0, 13, 0, 0 },     /* 12: distance -63 */
+	{ 63, 2048, -1, 1, 0 },
+	{ 15, 2063, -1, 1, 0 },  /* both misaligned, far */
+};
+#define NCELLS (sizeof cells / sizeof cells[0])
+
+struct probe_ctx {
+	ucopy_kernel_fn fn;
+	uint32_t src, dst;
+};
+
+static void probe_call(void *ctx, void *dst, const void *src, size_t n)
+{
+	const struct probe_ctx *p = ctx;
+	p->fn((char *)dst + p->dst, (const char *)src + p->src, n);
+}
+
+/* One cell of n bytes whose slots have room for every probe offset. */
+static int probe_seq(struct copy_seq *s, size_t n)
+{
+	if (copy_seq_sizes(s, &n, 1))
+		return -1;
+	s->max_off = 4096 + 64;   /* room, not an offset any op uses */
+	return 0;
+}
+
+/* Kernels to probe at n: the candidates within reach of the best at the
+ * sweep point nearest n, libc for the record, and movsb and movsb_safe,
+ * whose difference is exactly the cliff. */
+static size_t probe_kernels(const struct run *r, size_t n, size_t *idx)
+{
+	const struct cal_point *pt = NULL;
+	size_t nk = 0;
+	double best = INFINITY;
+	for (size_t i = 0; i < r->cal.npoints; i++) {
+		const struct cal_point *p = &r->cal.point[i];
+		if (!pt || fabs(log((double)p->size / (double)n)) <
+			   fabs(log((double)pt->size / (double)n)))
+			pt = p;
+	}
+	if (!pt)
+		return 0;
+	for (size_t k = 0; k < r->nk; k++)
+		if (r->candidate[k] && !isnan(pt->ns[CAL_HOT][k]))
+			best = fmin(best, pt->ns[CAL_HOT][k]);
+	for (size_t k = 0; k < r->nk; k++) {
+		const char *name = kernel(k)->name;
+		double t = pt->ns[CAL_HOT][k];
+		int named = !strcmp(name, "movsb") || !strcmp(name, "movsb_safe");
+		if ((int)k == libc_index() ||
+		    (r->candidate[k] && (t <= FINALIST_RATIO * best ||
+					 (named && !isnan(t)))))
+			idx[nk++] = k;
+	}
+	return nk;
+}
+
+/* Re-times one cell of kernel k against its control, alone.
+ * @return : the ratio, or NaN on failure. */
+static double confirm(struct run *r, size_t k, size_t n, size_t cell)
+{
+	struct probe_ctx ctx[2] = {
+		{ kernel(k)->fn, cells[cell].src, cells[cell].dst },
+		{ kernel(k)->fn, cells[cells[cell].control].src, cells[cells[cell].control].dst },
+	};
+	struct variant v[2];
+	struct copy_seq seq;
+	struct cell c;
+	double med[2];
+
+	variant_call(&v[0], "cell", probe_call, &ctx[0]);
+	variant_call(&v[1], "control", probe_call, &ctx[1]);
+	if (probe_seq(&seq, n))
+		return NAN;
+	cell_for(&c, &seq, CAL_HOT);
+	/* A fixed number of rounds: a 25x cliff at 256 KiB costs 0.2 ms a
+	 * copy, and the budget is for the probes themselves. */
+	int rc = time_cell(r, v, 2, &c, 0, 15, med, NULL, NULL);
+	copy_seq_free(&seq);
+	return rc ? NAN : med[0] / med[1];
+}
+
+static int probes(struct run *r)
+{
+	static const size_t want[] = { 64, 256, 2048, 4352, 32768, 262144 };
+	size_t sizes[8], ns = 0;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (want[i] <= r->max_size)
+			sizes[ns++] = want[i];
+	r->phase = "probes";
+	for (size_t si = 0; si < ns; si++) {
+		size_t n = sizes[si], idx[CAL_MAX_KERNELS];
+		size_t nk = probe_kernels(r, n, idx), nv = 0;
+		size_t vk[CAL_MAX_KERNELS * NCELLS], vc[CAL_MAX_KERNELS * NCELLS];
+		static struct probe_ctx ctx[CAL_MAX_KERNELS * NCELLS];
+		static struct variant v[CAL_MAX_KERNELS * NCELLS];
+		static double med[CAL_MAX_KERNELS * NCELLS];
+
+		progress(r, si, ns);
+		for (size_t j = 0; j < nk; j++)
+			for (size_t c = 0; c < NCELLS; c++) {
+				if (r->quick && !cells[c].quick)
+					continue;
+				ctx[nv] = (struct probe_ctx){ kernel(idx[j])->fn, cells[c].src,
+							      cells[c].dst };
+				variant_call(&v[nv], kernel(idx[j])->name, probe_call, &ctx[nv]);
+				vk[nv] = idx[j];
+				vc[nv++] = c;
+			}
+		if (nv == 0)
+			continue;
+		struct copy_seq seq;
+		struct cell cl;
+		if (probe_seq(&seq, n)) {
+			snprintf(r->err, sizeof r->err, "out of memory");
+			return -1;
+		}
+		cell_for(&cl, &seq, CAL_HOT);
+		int rc = time_cell(r, v, nv, &cl, share(r, ns - si), 0, med, NULL, NULL);
+		copy_seq_free(&seq);
+		if (rc)
+			return -1;
+
+		double cell_ns[CAL_MAX_KERNELS][NCELLS];
+		for (size_t i = 0; i < nv; i++) {
+			cell_ns[vk[i]][vc[i]] = med[i];
+			struct cal_probe *p = calibration_probe(&r->cal, n, cells[vc[i]].src,
+								cells[vc[i]].dst);
+			if (p)
+				p->ns[vk[i]] = med[i];
+		}
+		for (size_t j = 0; j < nk; j++) {
+			size_t k = idx[j], worst_cell = 0;
+			double dist = 0, align = 0;
+			for (size_t c = 0; c < NCELLS; c++) {
+				if (r->quick && !cells[c].quick)
+					continue;
+				if (cells[c].control >= 0) {
+					double q = cell_ns[k][c] / cell_ns[k][cells[c].control];
+					if (q > dist) {
+						dist = q;
+						worst_cell = c;
+					}
+				}
+				if (cells[c].misaligned)
+					align = fmax(align, cell_ns[k][c] / cell_ns[k][0]);
+			}
+			calibration_add_effect(&r->cal, kernel(k), n, dist, align);
+			if (dist <= CAL_CLIFF)
+				continue;
+			double again = confirm(r, k, n, worst_cell);
+			say(r, "%s at %zu bytes, offsets %u/%u: %.2fx its control, %.2fx again",
+			    kernel(k)->name, n, cells[worst_cell].src, cells[worst_cell].dst,
+			    dist, again);
+			if (again > CAL_CLIFF)
+				calibration_add_cliff(&r->cal, kernel(k), n, fmin(dist, again),
+						      cells[worst_cell].src, cells[worst_cell].dst);
+		}
+	}
+	return 0;
+}
+
+/*=====   4: refining the crossovers   =====*/
+
+/* Sizes readable in a policy: multiples of 8 below 1 KiB, of 64 below
+ * 16 KiB, of 1 KiB above. */
+static size_t tidy(size_t n)
+{
+	size_t q = n < 1024 ? 8 : n < 16384 ? 64 : 1024;
+	n = (n + q / 2) / q * q;
+	return n ? n : 1;
+}
+
+static int refine(struct run *r)
+{
+	unsigned total = 0;
+	for (unsigned i = 0; i < r->cal.ncross; i++)
+		total += !r->cal.cross[i].inherited;
+	r->phase = "refine";
+	for (unsigned i = 0, done = 0; i < r->cal.ncross; i++) {
+		struct cal_cross *x = &r->cal.cross[i];
+		size_t mids[3], nm = 0;
+		if (x->inherited)
+			continue;
+		progress(r, done++, total);
+		for (int q = 1; q <= 3; q++) {
+			double g = (double)x->below *
+				   pow((double)x->at / (double)x->below, q / 4.0);
+			size_t s = tidy((size_t)g);
+			if (s > x->below && s < x->at && (nm == 0 || s > mids[nm - 1]))
+				mids[nm++] = s;
+		}
+		if (nm == 0)
+			continue;
+		double ratio[3];
+		for (size_t j = 0; j < nm; j++) {
+			struct variant v[2];
+			struct copy_seq seq;
+			struct cell c;
+			double med[2];
+			variant_kernel(&v[0], x->from);
+			variant_kernel(&v[1], x->to);
+			if (seq_mixed(&seq, mids[j])) {
+				snprintf(r->err, sizeof r->err, "out of memory");
+				return -1;
+			}
+			cell_for(&c, &seq, CAL_HOT);
+			int rc = time_cell(r, v, 2, &c, share(r, (total - done + 1) * nm - j),
+					   0, med, NULL, NULL);
+			copy_seq_free(&seq);
+			if (rc)
+				return -1;
+			ratio[j] = med[1] / med[0];
+			calibration_add_evidence(&r->cal, i, mids[j], ratio[j]);
+		}
+		/* The limit: the smallest size from which the new kernel is
+		 * ahead at every size timed up to the old limit. */
+		size_t limit = x->at;
+		for (size_t j = nm; j-- > 0 && ratio[j] < 1;)
+			limit = mids[j];
+		if (limit != x->at)
+			say(r, "%s -> %s moved from %zu to %zu bytes", x->from->name,
+			    x->to->name, x->at, limit);
+		calibration_set_limit(&r->cal, i, limit);
+	}
+	return 0;
+}
+
+/*=====   5: the expected gain   =====*/
+
+/* All three run through ucopy_policy_copy(), libc as the one-rule policy
+ * "libc": the ratios are then what the choice of kernels gains, not the
+ * difference between that function and a direct call.  (The library's
+ * ucopy_memcpy dispatch costs less than ucopy_policy_copy(); both scan the
+ * rules past the first.) */
+static int verify(struct run *r)
+{
+	struct ucopy_policy libc;
+	struct variant v[3];
+	double med[3], logsum[CAL_NREFS][CAL_NSTATES] = { { 0 } };
+	unsigned count[CAL_NSTATES] = { 0 }, total = 0, done = 0;
+
+	variant_policy(&v[0], "calibrated", &r->cal.policy, 0);
+	variant_policy(&v[1], "auto", &r->auto_policy, 0);
+	if (ucopy_policy_parse(&libc, "libc", r->err, sizeof r->err))
+		return -1;
+	variant_policy(&v[2], "libc", &libc, 0);
+	for (size_t i = 0; i < r->cal.npoints; i++)
+		total += 1 + (r->cal.point[i].size <= COLD_MAX_SIZE);
+	r->phase = "verify";
+	for (size_t i = 0; i < r->cal.npoints; i++) {
+		size_t n = r->cal.point[i].size;
+		for (int s = 0; s < CAL_NSTATES; s++) {
+			struct copy_seq seq;
+			struct cell c;
+			if (s == CAL_COLD && n > COLD_MAX_SIZE)
+				continue;
+			progress(r, done, total);
+			if (seq_mixed(&seq, n)) {
+				snprintf(r->err, sizeof r->err, "out of memory");
+				return -1;
+			}
+			cell_for(&c, &seq, (enum cal_state)s);
+			double t = share(r, total - done), t0 = clock_seconds();
+			unsigned rounds = s == CAL_COLD ? cold_rounds(r, n, 3, t) : 0;
+			int rc = time_cell(r, v, 3, &c, t, rounds, med, NULL, NULL);
+			copy_seq_free(&seq);
+			if (rc)
+				return -1;
+			if (rounds)
+				cold_learn(r, n, 3, rounds, clock_seconds() - t0);
+			done++;
+			say(r, "verify %zu %s: calibrated %.2f ns, auto %.2f, libc %.2f", n,
+			    s == CAL_HOT ? "hot" : "cold", med[0], med[1], med[2]);
+			for (int ref = 0; ref < CAL_NREFS; ref++)
+				logsum[ref][s] += log(med[1 + ref] / med[0]);
+			count[s]++;
+		}
+	}
+	for (int s = 0; s < CAL_NSTATES; s++) {
+		r->cal.gain_sizes[s] = count[s];
+		for (int ref = 0; ref < CAL_NREFS; ref++)
+			r->cal.gain[ref][s] = count[s] ? exp(logsum[ref][s] / count[s]) : NAN;
+	}
+	return 0;
+}
+
+/*=====   Saving and printing   =====*/
+
+/* mkdir -p of path's directory. */
+static int make_parent(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		int rc = mkdir(path, 0755);
+		*p = '/';
+		if (rc && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+/* Written beside the target and renamed over it, so a program starting
+ * meanwhile reads the old profile or the new one, never half of one. */
+static int save(struct run *r, const char *path, int mkdirs)
+{
+	char tmp[4200];
+	if (mkdirs) {
+		char copy[4200];
+		snprintf(copy, sizeof copy, "%s", path);
+		if (make_parent(copy)) {
+			cli_error("cannot create the directory for '%s': %s", path,
+				  strerror(errno));
+			return -1;
+		}
+	}
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+		cli_error("profile path '%.64s...' is too long", path);
+		return -1;
+	}
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = calibration_write(&r->cal, f);
+	if (fclose(f) || rc) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path)) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static void fmt_size(size_t n, char *buf, size_t len)
+{
+	machine_format_size(n, buf, len);
+}
+
+static void report(const struct run *r, const char *path)
+{
+	const struct calibration *cal = &r->cal;
+	char text[512], a[32], b[32];
+
+	machine_cpu_line(text, sizeof text);
+	printf("machine   %s\n", text);
+	ucopy_policy_format(&cal->policy, text, sizeof text);
+	printf("policy    %s\n", text);
+	ucopy_policy_format(&r->auto_policy, text, sizeof text);
+	printf("          (auto is %s)\n", text);
+	printf("classes   sizes               kernel       evidence\n");
+	for (unsigned i = 0; i < cal->policy.nrules; i++) {
+		size_t from = i ? cal->policy.rule[i - 1].limit : 0;
+		size_t to = cal->policy.rule[i].limit;
+		char range[80];
+		fmt_size(from, a, sizeof a);
+		fmt_size(to, b, sizeof b);
+		if (to == SIZE_MAX)
+			snprintf(range, sizeof range, "%s and up", a);
+		else
+			snprintf(range, sizeof range, "%s .. %s", a, b);
+		printf("          %-19s %-12s", range, cal->policy.rule[i].kernel->name);
+		if (i < cal->ncross) {
+			const struct cal_cross *x = &cal->cross[i];
+			if (x->inherited) {
+				fmt_size(r->max_size, a, sizeof a);
+				printf(" as auto (not measured above %s)", a);
+			} else {
+				printf(" %s/%s:", x->to->name, x->from->name);
+				for (unsigned e = 0; e < x->nev; e++) {
+					fmt_size(x->ev_size[e], a, sizeof a);
+					printf(" %.2f@%s", x->ev_ratio[e], a);
+				}
+			}
+		}
+		printf("\n");
+	}
+	if (cal->ncliffs == 0) {
+		const struct cal_effect *worst = NULL;
+		for (size_t i = 0; i < cal->neffects; i++)
+			if (!worst || cal->effect[i].distance > worst->distance)
+				worst = &cal->effect[i];
+		if (worst) {
+			fmt_size(worst->size, a, sizeof a);
+			printf("cliffs    none (worst distance effect %.2fx: %s at %s)\n",
+			       worst->distance, worst->kernel->name, a);
+		}
+	}
+	for (size_t i = 0; i < cal->ncliffs; i++) {
+		const struct cal_cliff *x = &cal->cliff[i];
+		fmt_size(x->size, a, sizeof a);
+		printf("%s %s %.1fx slower at %s bytes, (dst - src) mod 4096 = %u: %s\n",
+		       i ? "         " : "cliffs   ", x->kernel->name, x->ratio, a,
+		       (x->dst - x->src) & 4095,
+		       strcmp(x->kernel->name, "libc") ? "not used there"
+						       : "the C library");
+	}
+	for (int s = 0; s < CAL_NSTATES; s++) {
+		if (!cal->gain_sizes[s])
+			continue;
+		printf("%s %s: %.3fx over auto, %.3fx over libc (geometric mean of %u sizes)\n",
+		       s ? "         " : "gain     ", s == CAL_HOT ? "hot " : "cold",
+		       cal->gain[CAL_REF_AUTO][s], cal->gain[CAL_REF_LIBC][s],
+		       cal->gain_sizes[s]);
+	}
+	for (unsigned i = 0; i < cal->nnotes; i++)
+		printf("note      %s\n", cal->notes[i]);
+	printf("profile   %s\n", path);
+}
+
+static int sweep_all(struct run *r)
+{
+	size_t sizes[CAL_MAX_POINTS], n;
+	sweep_sizes(r, sizes, &n);
+	return sweep(r, sizes, n);
+}
+
+/* Runs one phase with its part of the budget. */
+static int phase(struct run *r, int (*fn)(struct run *), double part)
+{
+	double t0 = clock_seconds();
+	r->deadline = t0 + part * r->seconds;
+	int rc = fn(r);
+	say(r, "%s took %.2f s of %.2f", r->phase, clock_seconds() - t0, part * r->seconds);
+	return rc;
+}
+
+/*=====   The command   =====*/
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 3600)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static const char *option_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	static struct run r;
+	double seconds = 0;
+	size_t max_size = 0;
+	char path[4096], err[256];
+
+	memset(&r, 0, sizeof r);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (!(val = option_value(argc, argv, &i)))
+				return cli_usage_error(CMD, "option '%s' needs a file name", a);
+			if (!val[0])
+				return cli_usage_error(CMD, "empty file name for '%s'", a);
+			r.out = val;
+		} else if (!strcmp(a, "--quick")) {
+			r.quick = 1;
+		} else if (!strcmp(a, "--seconds")) {
+			if (!(val = option_value(argc, argv, &i)))
+				return cli_usage_error(CMD, "option '--seconds' needs a value");
+			if (parse_seconds(val, &seconds))
+				return cli_usage_error(CMD, "bad number of seconds '%s' (expected a number above 0, at most 3600)",
+						       val);
+		} else if (!strcmp(a, "--max-size")) {
+			if (!(val = option_value(argc, argv, &i)))
+				return cli_usage_error(CMD, "option '--max-size' needs a value");
+			if (parse_size(val, &max_size, err, sizeof err))
+				return cli_usage_error(CMD, "%s", err);
+			if (max_size < 64 || max_size > ((size_t)1 << 30))
+				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);
+		} else if (!strcmp(a, "-v")) {
+			r.verbose = 1;
+		} else if (!strcmp(a, "-q")) {
+			r.quiet = 1;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(CMD, "unknown option '%s'", a);
+		} else {
+			return cli_usage_error(CMD, "unexpected argument '%s'", a);
+		}
+	}
+	if (r.verbose && r.quiet)
+		return cli_usage_error(CMD, "-v and -q contradict each other");
+	r.seconds = seconds > 0 ? seconds : r.quick ? QUICK_SECONDS : DEFAULT_SECONDS;
+	r.max_size = max_size ? max_size : r.quick ? QUICK_MAX_SIZE : DEFAULT_MAX_SIZE;
+	if (r.out) {
+		snprintf(path, sizeof path, "%s", r.out);
+	} else if (ucopy_profile_default_path(path, sizeof path)) {
+		return cli_usage_error(CMD, "no default profile path (HOME and XDG_CACHE_HOME unset): give -o FILE");
+	}
+
+	const struct ucopy_cpu *cpu = ucopy_cpu();
+	for (size_t k = 0; k < ucopy_kernel_count() && k < CAL_MAX_KERNELS; k++) {
+		const struct ucopy_kernel *kk = kernel(k);
+		/* A calibrated policy serves ucopy_try() too: only kernels
+		 * that recover from faults may be chosen; libc is timed as
+		 * the reference. */
+		r.candidate[k] = ucopy_kernel_supported(kk, cpu->features) &&
+				 (kk->flags & UCOPY_KERNEL_FAULT_CAPABLE);
+		r.nk = k + 1;
+	}
+	int any = 0;
+	for (size_t k = 0; k < r.nk; k++)
+		any |= r.candidate[k];
+	if (!any) {
+		cli_error("no copy kernels to calibrate on %s", cpu->arch);
+		return EXIT_FAIL;
+	}
+	if (ucopy_policy_resolve(&r.auto_policy, "auto", cpu->features, err, sizeof err)) {
+		cli_error("auto: %s", err);
+		return EXIT_FAIL;
+	}
+	ucopy_policy_fit(&r.auto_policy, cpu->features, err, sizeof err);
+
+	calibration_init(&r.cal);
+	r.verbose = r.verbose && !r.quiet;
+	r.progress = !r.quiet && (r.verbose || isatty(2));
+	r.m = measure_new();
+	if (!r.m) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	r.started = clock_seconds();
+
+	/* What large copies use above the largest size measured: auto's
+	 * non-temporal rule, when it starts there. */
+	const struct ucopy_policy *ap = &r.auto_policy;
+	if (ap->nrules >= 2 && ap->rule[ap->nrules - 2].limit > r.max_size) {
+		r.cal.inherit_limit = ap->rule[ap->nrules - 2].limit;
+		r.cal.inherit_kernel = ap->rule[ap->nrules - 1].kernel;
+	}
+
+	int rc = phase(&r, sweep_all, 0.35) || phase(&r, cold, 0.20) ||
+		 phase(&r, probes, 0.20);
+	if (!rc) {
+		calibration_derive(&r.cal);
+		rc = phase(&r, refine, 0.10) || phase(&r, verify, 0.15);
+	}
+	progress_end(&r);
+	measure_free(r.m);
+	if (rc) {
+		cli_error("measuring failed: %s", r.err);
+		return EXIT_FAIL;
+	}
+	if (r.cal.policy.nrules == 0) {
+		cli_error("no kernel could be measured");
+		return EXIT_FAIL;
+	}
+	say(&r, "measured in %.1f s", clock_seconds() - r.started);
+	if (save(&r, path, r.out == NULL))
+		return EXIT_FAIL;
+	if (!r.quiet)
+		report(&r, path);
+	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+}

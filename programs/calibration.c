@@ -1,0 +1,517 @@
+/*
+ * calibration.c - from measurements to the `calibrated` policy and its
+ * profile file (calibration.h).
+ */
+#include "calibration.h"
+#include "machine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+void calibration_init(struct calibration *cal)
+{
+	memset(cal, 0, sizeof *cal);
+	for (unsigned r = 0; r < CAL_NREFS; r++)
+		for (unsigned s = 0; s < CAL_NSTATES; s++)
+			cal->gain[r][s] = NAN;
+}
+
+void calibration_free(struct calibration *cal)
+{
+	/* Everything is inside the struct; this is for symmetry and for a
+	 * later version that allocates. */
+	memset(cal, 0, sizeof *cal);
+}
+
+int calibration_kernel_index(const struct ucopy_kernel *k)
+{
+	for (size_t i = 0; i < ucopy_kernel_count() && i < CAL_MAX_KERNELS; i++)
+		if (ucopy_kernel_at(i) == k)
+			return (int)i;
+	return -1;
+}
+
+static size_t nkernels(void)
+{
+	size_t n = ucopy_kernel_count();
+	return n < CAL_MAX_KERNELS ? n : CAL_MAX_KERNELS;
+}
+
+static void point_clear(struct cal_point *pt, size_t size)
+{
+	pt->size = size;
+	for (unsigned s = 0; s < CAL_NSTATES; s++)
+		for (unsigned k = 0; k < CAL_MAX_KERNELS; k++)
+			pt->ns[s][k] = pt->lo[s][k] = pt->hi[s][k] = NAN;
+}
+
+struct cal_point *calibration_point(struct calibration *cal, size_t size)
+{
+	size_t i = 0;
+	while (i < cal->npoints && cal->point[i].size < size)
+		i++;
+	if (i < cal->npoints && cal->point[i].size == size)
+		return &cal->point[i];
+	if (cal->npoints == CAL_MAX_POINTS)
+		return NULL;
+	memmove(&cal->point[i + 1], &cal->point[i],
+		(cal->npoints - i) * sizeof cal->point[0]);
+	cal->npoints++;
+	point_clear(&cal->point[i], size);
+	return &cal->point[i];
+}
+
+void calibration_set(struct calibration *cal, struct cal_point *pt,
+		     enum cal_state s, const struct ucopy_kernel *k, double ns,
+		     double lo, double hi)
+{
+	int i = calibration_kernel_index(k);
+	(void)cal;
+	if (!pt || i < 0 || (unsigned)s >= CAL_NSTATES)
+		return;
+	pt->ns[s][i] = ns;
+	pt->lo[s][i] = lo;
+	pt->hi[s][i] = hi;
+}
+
+struct cal_probe *calibration_probe(struct calibration *cal, size_t size,
+				    uint32_t src, uint32_t dst)
+{
+	for (size_t i = 0; i < cal->nprobes; i++) {
+		struct cal_probe *p = &cal->probe[i];
+		if (p->size == size && p->src == src && p->dst == dst)
+			return p;
+	}
+	if (cal->nprobes == CAL_MAX_PROBES)
+		return NULL;
+	struct cal_probe *p = &cal->probe[cal->nprobes++];
+	p->size = size;
+	p->src = src;
+	p->dst = dst;
+	for (unsigned k = 0; k < CAL_MAX_KERNELS; k++)
+		p->ns[k] = NAN;
+	return p;
+}
+
+void calibration_add_effect(struct calibration *cal, const struct ucopy_kernel *k,
+			    size_t size, double distance, double align)
+{
+	if (cal->neffects < CAL_MAX_EFFECTS)
+		cal->effect[cal->neffects++] =
+			(struct cal_effect){ k, size, distance, align };
+}
+
+void calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
+			   size_t size, double ratio, uint32_t src, uint32_t dst)
+{
+	if (cal->ncliffs < CAL_MAX_CLIFFS)
+		cal->cliff[cal->ncliffs++] =
+			(struct cal_cliff){ k, size, ratio, src, dst };
+}
+
+void calibration_note(struct calibration *cal, const char *fmt, ...)
+{
+	if (cal->nnotes == sizeof cal->notes / sizeof cal->notes[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cal->notes[cal->nnotes++], sizeof cal->notes[0], fmt, ap);
+	va_end(ap);
+}
+
+/*=====   Derivation   =====*/
+
+static int has_cliff(const struct calibration *cal, const struct ucopy_kernel *k,
+		     size_t size)
+{
+	for (size_t i = 0; i < cal->ncliffs; i++)
+		if (cal->cliff[i].kernel == k && cal->cliff[i].size == size)
+			return 1;
+	return 0;
+}
+
+int calibration_clean(const struct calibration *cal,
+		      const struct ucopy_kernel *k, size_t size)
+{
+	int ki = calibration_kernel_index(k);
+	size_t below = 0, above = SIZE_MAX;
+	int any_below = 0;
+
+	/* Probed sizes: the probes that measured k, and the cliffs. */
+	for (size_t i = 0; i < cal->nprobes + cal->ncliffs; i++) {
+		size_t s;
+		if (i < cal->nprobes) {
+			if (ki < 0 || isnan(cal->probe[i].ns[ki]))
+				continue;
+			s = cal->probe[i].size;
+		} else {
+			if (cal->cliff[i - cal->nprobes].kernel != k)
+				continue;
+			s = cal->cliff[i - cal->nprobes].size;
+		}
+		if (s <= size && (!any_below || s > below)) {
+			below = s;
+			any_below = 1;
+		}
+		if (s >= size && s < above)
+			above = s;
+	}
+	/* Between two probes the cliff may start anywhere: either side
+	 * having one taints the sizes in between. */
+	if (any_below && has_cliff(cal, k, below))
+		return 0;
+	if (above != SIZE_MAX && has_cliff(cal, k, above))
+		return 0;
+	return 1;
+}
+
+/* The cost of kernel k at a point: in each cache state, the log of how much
+ * slower it is than the best clean kernel there, counting only what exceeds
+ * the state's margin and only when the intervals say it is slower at all.
+ * INFINITY: k cannot be used here (not measured hot, not fault-capable, or
+ * a cliff nearby while some other kernel has none). */
+static void point_costs(const struct calibration *cal, const struct cal_point *pt,
+			double *cost)
+{
+	static const double margin[CAL_NSTATES] = { CAL_SIGNIFICANT, CAL_SIGNIFICANT_COLD };
+	size_t nk = nkernels();
+	int usable[CAL_MAX_KERNELS], clean[CAL_MAX_KERNELS], any_clean = 0;
+
+	for (size_t k = 0; k < nk; k++) {
+		const struct ucopy_kernel *kk = ucopy_kernel_at(k);
+		/* A policy serves ucopy_try() too: only kernels that recover
+		 * from faults may be chosen. */
+		usable[k] = !isnan(pt->ns[CAL_HOT][k]) &&
+			    (kk->flags & UCOPY_KERNEL_FAULT_CAPABLE);
+		clean[k] = usable[k] && calibration_clean(cal, kk, pt->size);
+		any_clean |= clean[k];
+	}
+	/* Every kernel has a cliff here: judge them on speed alone rather
+	 * than leave the size without a kernel. */
+	if (!any_clean)
+		memcpy(clean, usable, sizeof clean);
+	for (size_t k = 0; k < nk; k++)
+		cost[k] = clean[k] ? 0 : INFINITY;
+	for (unsigned s = 0; s < CAL_NSTATES; s++) {
+		int ref = -1;
+		for (size_t k = 0; k < nk; k++)
+			if (clean[k] && !isnan(pt->ns[s][k]) &&
+			    (ref < 0 || pt->ns[s][k] < pt->ns[s][ref]))
+				ref = (int)k;
+		if (ref < 0)
+			continue;
+		for (size_t k = 0; k < nk; k++) {
+			if (!clean[k] || isnan(pt->ns[s][k]))
+				continue;
+			double ratio = pt->ns[s][k] / pt->ns[s][ref];
+			/* Both intervals are against the point's fastest
+			 * kernel; their quotient bounds k against ref. */
+			double lo = pt->lo[s][k] / pt->hi[s][ref];
+			double excess = log(ratio) - log1p(margin[s]);
+			if (excess > 0 && !(lo <= 1))
+				cost[k] += excess;
+			/* Among kernels that tie, the faster median. */
+			cost[k] += 1e-6 * log(ratio);
+		}
+	}
+}
+
+static void build_policy(struct calibration *cal, const struct ucopy_kernel *first)
+{
+	struct ucopy_policy *p = &cal->policy;
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "calibrated");
+	if (!first)
+		return;
+	p->rule[0].kernel = first;
+	p->nrules = 1;
+	for (unsigned i = 0; i < cal->ncross; i++) {
+		p->rule[p->nrules - 1].limit = cal->cross[i].limit;
+		p->rule[p->nrules].kernel = cal->cross[i].to;
+		p->nrules++;
+	}
+	p->rule[p->nrules - 1].limit = SIZE_MAX;
+}
+
+static double hot_ratio(const struct cal_point *pt, int to, int from)
+{
+	return pt->ns[CAL_HOT][to] / pt->ns[CAL_HOT][from];
+}
+
+/* The cheapest kernel per point with `penalty` per change of kernel
+ * (dynamic programming over points x kernels).  @return : the number of
+ * changes, with the kernel index of each point in pick[]. */
+static unsigned segment(const struct calibration *cal, double penalty, int *pick)
+{
+	size_t n = cal->npoints, nk = nkernels();
+	static double cost[CAL_MAX_POINTS][CAL_MAX_KERNELS], total[CAL_MAX_POINTS][CAL_MAX_KERNELS];
+	static int from[CAL_MAX_POINTS][CAL_MAX_KERNELS];
+
+	for (size_t i = 0; i < n; i++)
+		point_costs(cal, &cal->point[i], cost[i]);
+	for (size_t i = 0; i < n; i++) {
+		int best_prev = -1;
+		if (i)
+			for (size_t k = 0; k < nk; k++)
+				if (best_prev < 0 || total[i - 1][k] < total[i - 1][best_prev])
+					best_prev = (int)k;
+		for (size_t k = 0; k < nk; k++) {
+			if (i == 0) {
+				total[i][k] = cost[i][k];
+				from[i][k] = (int)k;
+				continue;
+			}
+			double stay = total[i - 1][k];
+			double move = total[i - 1][best_prev] + penalty;
+			if (stay <= move) {
+				total[i][k] = stay + cost[i][k];
+				from[i][k] = (int)k;
+			} else {
+				total[i][k] = move + cost[i][k];
+				from[i][k] = best_prev;
+			}
+		}
+	}
+	int k = 0;
+	for (size_t j = 1; j < nk; j++)
+		if (total[n - 1][j] < total[n - 1][k])
+			k = (int)j;
+	if (!isfinite(total[n - 1][k]))
+		return UINT32_MAX;
+	unsigned changes = 0;
+	for (size_t i = n; i-- > 0;) {
+		pick[i] = k;
+		if (i && from[i][k] != k)
+			changes++;
+		k = from[i][k];
+	}
+	return changes;
+}
+
+void calibration_derive(struct calibration *cal)
+{
+	size_t n = cal->npoints;
+	int pick[CAL_MAX_POINTS];
+	double penalty = CAL_SWITCH;
+
+	cal->ncross = 0;
+	build_policy(cal, NULL);
+	if (n == 0)
+		return;
+	/* A rule is left for an inherited tail; with more classes than
+	 * that, changing kernel must pay more. */
+	unsigned changes;
+	while ((changes = segment(cal, penalty, pick)) != UINT32_MAX &&
+	       changes + 2 > UCOPY_MAX_RULES)
+		penalty *= 2;
+	if (changes == UINT32_MAX)
+		return;   /* a point where no kernel can be used */
+	for (size_t i = 1; i < n; i++) {
+		if (pick[i] == pick[i - 1])
+			continue;
+		struct cal_cross *c = &cal->cross[cal->ncross++];
+		memset(c, 0, sizeof *c);
+		c->from = ucopy_kernel_at((size_t)pick[i - 1]);
+		c->to = ucopy_kernel_at((size_t)pick[i]);
+		c->below = cal->point[i - 1].size;
+		c->at = c->limit = cal->point[i].size;
+		for (size_t e = i - 1; e <= i; e++) {
+			double r = hot_ratio(&cal->point[e], pick[i], pick[i - 1]);
+			if (isfinite(r) && r > 0) {
+				c->ev_size[c->nev] = cal->point[e].size;
+				c->ev_ratio[c->nev++] = r;
+			}
+		}
+	}
+	const struct ucopy_kernel *last = ucopy_kernel_at((size_t)pick[n - 1]);
+	if (cal->inherit_kernel && cal->inherit_limit > cal->point[n - 1].size &&
+	    cal->inherit_kernel != last && cal->ncross + 1 < UCOPY_MAX_RULES) {
+		struct cal_cross *c = &cal->cross[cal->ncross++];
+		memset(c, 0, sizeof *c);
+		c->from = last;
+		c->to = cal->inherit_kernel;
+		c->below = cal->point[n - 1].size;
+		c->at = c->limit = cal->inherit_limit;
+		c->inherited = 1;
+	}
+	build_policy(cal, ucopy_kernel_at((size_t)pick[0]));
+}
+
+void calibration_set_limit(struct calibration *cal, unsigned i, size_t limit)
+{
+	if (i >= cal->ncross)
+		return;
+	size_t lo = i ? cal->cross[i - 1].limit + 1 : 1;
+	size_t hi = i + 1 < cal->ncross ? cal->cross[i + 1].limit - 1 : SIZE_MAX - 1;
+	if (limit < lo)
+		limit = lo;
+	if (limit > hi)
+		limit = hi;
+	cal->cross[i].limit = limit;
+	build_policy(cal, cal->policy.nrules ? cal->policy.rule[0].kernel : NULL);
+}
+
+void calibration_add_evidence(struct calibration *cal, unsigned i, size_t size,
+			      double ratio)
+{
+	if (i >= cal->ncross || !(ratio > 0) || !isfinite(ratio))
+		return;
+	struct cal_cross *c = &cal->cross[i];
+	unsigned at = 0;
+	while (at < c->nev && c->ev_size[at] < size)
+		at++;
+	if (at < c->nev && c->ev_size[at] == size) {
+		c->ev_ratio[at] = ratio;
+		return;
+	}
+	if (c->nev == CAL_MAX_EVIDENCE)
+		return;
+	memmove(&c->ev_size[at + 1], &c->ev_size[at], (c->nev - at) * sizeof c->ev_size[0]);
+	memmove(&c->ev_ratio[at + 1], &c->ev_ratio[at], (c->nev - at) * sizeof c->ev_ratio[0]);
+	c->ev_size[at] = size;
+	c->ev_ratio[at] = ratio;
+	c->nev++;
+}
+
+/*=====   The profile   =====*/
+
+/* Numbers as the loader reads them: plain decimals, positive, no exponent
+ * (%g could write 1e+06).  The command never calls setlocale(), so the
+ * decimal point is '.'. */
+static void put_ns(FILE *f, double v)
+{
+	fprintf(f, "%.2f", v < 0.01 ? 0.01 : v > 1e12 ? 1e12 : v);
+}
+
+static void put_ratio(FILE *f, double v)
+{
+	fprintf(f, "%.3f", v < 0.001 ? 0.001 : v > 1e9 ? 1e9 : v);
+}
+
+static void put_size(FILE *f, size_t n)
+{
+	char buf[32];
+	machine_format_size(n, buf, sizeof buf);
+	fputs(buf, f);
+}
+
+/* "kernel=ns" for every measured kernel; a line stays far below
+ * UCOPY_PROFILE_LINE_MAX (16 kernels of about 24 bytes). */
+static void put_times(FILE *f, const double *ns)
+{
+	for (size_t k = 0; k < nkernels(); k++)
+		if (!isnan(ns[k]) && ns[k] > 0) {
+			fprintf(f, " %s=", ucopy_kernel_at(k)->name);
+			put_ns(f, ns[k]);
+		}
+}
+
+static int any(const double *ns)
+{
+	for (size_t k = 0; k < nkernels(); k++)
+		if (!isnan(ns[k]) && ns[k] > 0)
+			return 1;
+	return 0;
+}
+
+int calibration_write(const struct calibration *cal, FILE *f)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	char date[32], feat[512], text[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	const char *brand = c->brand;
+
+	while (*brand == ' ')
+		brand++;
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	machine_features_string(c->features, feat, sizeof feat);
+	ucopy_policy_format(&cal->policy, text, sizeof text);
+
+	fprintf(f, "ucopy-profile 1\n"
+		   "# Written by `ucopy calibrate`; read by libucopy at first use when\n"
+		   "# UCOPY_PROFILE names this file or it is at the default path.\n"
+		   "# Format: docs/calibrate.md.  Times are ns per copy, medians of\n"
+		   "# interleaved rounds; ratios are ns over ns.\n"
+		   "version %s\ndate %s\n", ucopy_version_string(), date);
+	fprintf(f, "cpu.arch %s\ncpu.vendor %s\ncpu.family %u\ncpu.model %u\n"
+		   "cpu.stepping %u\ncpu.brand %s\ncpu.features %s\n",
+		c->arch, c->vendor, c->family, c->model, c->stepping, brand,
+		feat[0] ? feat : "none");
+	fprintf(f, "policy %s\n", text);
+
+	fputs("\n# crossover LIMIT FROM TO: at SIZE, ns(TO) / ns(FROM)\n", f);
+	for (unsigned i = 0; i < cal->ncross; i++) {
+		const struct cal_cross *x = &cal->cross[i];
+		fputs("crossover ", f);
+		put_size(f, x->limit);
+		fprintf(f, " %s %s", x->from->name, x->to->name);
+		if (x->inherited || x->nev == 0)
+			fputs(" auto", f);
+		for (unsigned e = 0; !x->inherited && e < x->nev; e++) {
+			fputc(' ', f);
+			put_size(f, x->ev_size[e]);
+			fputc('=', f);
+			put_ratio(f, x->ev_ratio[e]);
+		}
+		fputc('\n', f);
+	}
+	for (unsigned r = 0; r < CAL_NREFS; r++)
+		for (unsigned s = 0; s < CAL_NSTATES; s++)
+			if (isfinite(cal->gain[r][s]) && cal->gain[r][s] > 0) {
+				fprintf(f, "gain %s %s ", r == CAL_REF_AUTO ? "auto" : "libc",
+					s == CAL_HOT ? "hot" : "cold");
+				put_ratio(f, cal->gain[r][s]);
+				fputc('\n', f);
+			}
+	for (unsigned i = 0; i < cal->nnotes; i++)
+		fprintf(f, "note %s\n", cal->notes[i]);
+
+	fputs("\n# cliff KERNEL SIZE RATIO SRC/DST: a distance cell against its control\n", f);
+	for (size_t i = 0; i < cal->ncliffs; i++) {
+		const struct cal_cliff *x = &cal->cliff[i];
+		fprintf(f, "cliff %s ", x->kernel->name);
+		put_size(f, x->size);
+		fputc(' ', f);
+		put_ratio(f, x->ratio);
+		fprintf(f, " %u/%u\n", x->src, x->dst);
+	}
+	for (size_t i = 0; i < cal->neffects; i++) {
+		const struct cal_effect *x = &cal->effect[i];
+		fprintf(f, "effect %s ", x->kernel->name);
+		put_size(f, x->size);
+		fputs(" distance=", f);
+		put_ratio(f, x->distance);
+		fputs(" align=", f);
+		put_ratio(f, x->align);
+		fputc('\n', f);
+	}
+
+	fputs("\n# measure STATE SIZE KERNEL=NS...: the size sweep\n", f);
+	for (unsigned s = 0; s < CAL_NSTATES; s++)
+		for (size_t i = 0; i < cal->npoints; i++) {
+			const struct cal_point *pt = &cal->point[i];
+			if (!any(pt->ns[s]))
+				continue;
+			fprintf(f, "measure %s ", s == CAL_HOT ? "hot" : "cold");
+			put_size(f, pt->size);
+			put_times(f, pt->ns[s]);
+			fputc('\n', f);
+		}
+	fputs("\n# distance SIZE SRC/DST KERNEL=NS...: the distance and alignment probes\n", f);
+	for (size_t i = 0; i < cal->nprobes; i++) {
+		const struct cal_probe *p = &cal->probe[i];
+		if (!any(p->ns))
+			continue;
+		fputs("distance ", f);
+		put_size(f, p->size);
+		fprintf(f, " %u/%u", p->src, p->dst);
+		put_times(f, p->ns);
+		fputc('\n', f);
+	}
+	fputs("end\n", f);
+	return ferror(f) ? -1 : 0;
+}

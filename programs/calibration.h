@@ -1,0 +1,164 @@
+/*
+ * calibration.h - what `ucopy calibrate` measured, the policy it derives from
+ * that, and the profile file it writes (read back by ucopy_profile_load()).
+ *
+ * Nothing here times anything: calibrate.c fills a struct calibration with
+ * medians and intervals, and the derivation and the writer are plain
+ * functions of it, so that tests can feed them synthetic measurements.
+ *
+ * The derivation picks one kernel per measured size so that the summed cost
+ * is least, where
+ *  - a kernel with a distance cliff near a size (a probe at the nearest
+ *    probed size at or below it, or at or above it, found one) cannot be
+ *    picked there, nor can a kernel that does not recover from faults (the
+ *    policy serves ucopy_try() too);
+ *  - in each cache state, a kernel costs log(its median / the best clean
+ *    kernel's median), less the state's margin, and nothing unless the
+ *    paired intervals say it is slower at all: noise costs nothing;
+ *  - each change of kernel from one size to the next costs CAL_SWITCH.
+ * So a kernel is replaced only where the replacement's significant gains add
+ * up to more than a switch costs: one noisy size never makes a class, a
+ * steady 3% over a few sizes does, and adjacent sizes with the same winner
+ * are one class.  A threshold lies at the first size of its class until the
+ * command times sizes in between (calibration_set_limit()).
+ */
+#ifndef UCOPY_CALIBRATION_H
+#define UCOPY_CALIBRATION_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ucopy.h"
+
+/* Losses under 2% hot cost nothing: about the spread of paired medians of
+ * one copy size over 20 rounds on the project's shared 2-vCPU KVM machine
+ * (Xeon 6/207, `ucopy calibrate -v`). */
+#define CAL_SIGNIFICANT 0.02
+/* Cold medians spread about twice as much (every copy waits on memory, and
+ * the other tenants of the host share it). */
+#define CAL_SIGNIFICANT_COLD 0.05
+/* The cost of a change of kernel, in summed log ratios: log(1.15).  A single
+ * size 30% faster with the other kernel (switching there and back costs
+ * twice this) is taken for a size-specific quirk; the 10-20% swings between
+ * avx2 and avx512 from one size to the next below 1 KiB on the project's
+ * Xeon are that. */
+#define CAL_SWITCH 0.1398
+/* A distance or alignment cell this much slower than its control is a cliff
+ * (Zen 3 rep movsb: ~25x; ordinary misalignment costs well under 1.5x). */
+#define CAL_CLIFF 1.5
+
+#define CAL_MAX_POINTS 96
+#define CAL_MAX_KERNELS 16       /* indexes of the kernel table */
+#define CAL_MAX_CLIFFS 64
+#define CAL_MAX_PROBES 256
+#define CAL_MAX_EFFECTS 128
+#define CAL_MAX_EVIDENCE 8
+
+enum cal_state { CAL_HOT, CAL_COLD, CAL_NSTATES };
+enum cal_ref { CAL_REF_AUTO, CAL_REF_LIBC, CAL_NREFS };
+
+/* One copy size, every kernel measured there. */
+struct cal_point {
+	size_t size;
+	/* Median ns per copy; NaN: not measured. */
+	double ns[CAL_NSTATES][CAL_MAX_KERNELS];
+	/* Interval of ns / (the fastest kernel's ns) from paired rounds. */
+	double lo[CAL_NSTATES][CAL_MAX_KERNELS], hi[CAL_NSTATES][CAL_MAX_KERNELS];
+};
+
+/* One cell of the distance and alignment probes. */
+struct cal_probe {
+	size_t size;
+	uint32_t src, dst;                /* page offsets */
+	double ns[CAL_MAX_KERNELS];       /* NaN: not measured */
+};
+
+/* A kernel's worst distance cell against its control, and worst alignment
+ * cell against the aligned one, at one size. */
+struct cal_effect {
+	const struct ucopy_kernel *kernel;
+	size_t size;
+	double distance, align;
+};
+
+struct cal_cliff {
+	const struct ucopy_kernel *kernel;
+	size_t size;
+	double ratio;
+	uint32_t src, dst;
+};
+
+/* A threshold of the derived policy and what justifies it: the ratio
+ * to/from (ns of the upper kernel over ns of the lower) at sizes around it. */
+struct cal_cross {
+	size_t limit;
+	const struct ucopy_kernel *from, *to;
+	size_t below, at;                 /* the points either side */
+	int inherited;                    /* taken from "auto", not measured */
+	unsigned nev;
+	size_t ev_size[CAL_MAX_EVIDENCE];
+	double ev_ratio[CAL_MAX_EVIDENCE];
+};
+
+struct calibration {
+	size_t npoints;
+	struct cal_point point[CAL_MAX_POINTS];   /* ascending sizes */
+	size_t nprobes;
+	struct cal_probe probe[CAL_MAX_PROBES];
+	size_t neffects;
+	struct cal_effect effect[CAL_MAX_EFFECTS];
+	size_t ncliffs;
+	struct cal_cliff cliff[CAL_MAX_CLIFFS];
+	/* Input to the derivation: appended as a last rule, marked inherited,
+	 * when inherit_limit is above every measured size (auto's nt rule
+	 * beyond the sizes a run can afford to measure). */
+	size_t inherit_limit;
+	const struct ucopy_kernel *inherit_kernel;
+	/* Output. */
+	struct ucopy_policy policy;
+	unsigned ncross;
+	struct cal_cross cross[UCOPY_MAX_RULES];
+	/* Geometric mean over the verified sizes of reference ns / calibrated
+	 * ns; NaN: not measured. */
+	double gain[CAL_NREFS][CAL_NSTATES];
+	unsigned gain_sizes[CAL_NSTATES];
+	char notes[4][160];
+	unsigned nnotes;
+};
+
+void calibration_init(struct calibration *cal);
+void calibration_free(struct calibration *cal);
+/* Index of k in the kernel table, or -1 when it does not fit CAL_MAX_KERNELS. */
+int calibration_kernel_index(const struct ucopy_kernel *k);
+/* The point for `size`, inserted in order when new.
+ * @return : NULL when CAL_MAX_POINTS are in use. */
+struct cal_point *calibration_point(struct calibration *cal, size_t size);
+void calibration_set(struct calibration *cal, struct cal_point *pt,
+		     enum cal_state s, const struct ucopy_kernel *k, double ns,
+		     double lo, double hi);
+/* @return : the probe cell, inserted when new, or NULL when full. */
+struct cal_probe *calibration_probe(struct calibration *cal, size_t size,
+				    uint32_t src, uint32_t dst);
+void calibration_add_effect(struct calibration *cal, const struct ucopy_kernel *k,
+			    size_t size, double distance, double align);
+void calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
+			   size_t size, double ratio, uint32_t src, uint32_t dst);
+void calibration_note(struct calibration *cal, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* 1 if k has no cliff near `size` (see the top of this file). */
+int calibration_clean(const struct calibration *cal,
+		      const struct ucopy_kernel *k, size_t size);
+/* Derives cal->policy and cal->cross from the points and cliffs. */
+void calibration_derive(struct calibration *cal);
+/* Moves crossover i to `limit` and rebuilds the policy from cal->cross. */
+void calibration_set_limit(struct calibration *cal, unsigned i, size_t limit);
+/* Adds (size, ratio) to crossover i's evidence, kept in size order. */
+void calibration_add_evidence(struct calibration *cal, unsigned i, size_t size,
+			      double ratio);
+
+/* Writes the profile (docs/calibrate.md) for the running CPU.
+ * @return : 0, or -1 when writing failed (errno set by stdio). */
+int calibration_write(const struct calibration *cal, FILE *f);
+
+#endif

@@ -1,0 +1,497 @@
+/*
+ * test_profile.c - calibration profiles: the loader accepts exactly the
+ * profiles measured on this CPU that parse completely, says why it rejects
+ * the others, and reads back what the writer writes; the derivation picks the
+ * fastest clean kernel per class without chasing noise.
+ */
+#include "calibration.h"
+#include "check.h"
+#include "ucopy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/ucopy-test-profile-XXXXXX";
+static char path[256];
+
+static void features_text(char *buf, size_t len)
+{
+	size_t pos = 0;
+	uint64_t f = ucopy_cpu()->features;
+	buf[0] = 0;
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
+		if (f >> b & 1)
+			pos += (size_t)snprintf(buf + pos, len - pos, "%s%s",
+						pos ? "," : "", ucopy_feature_name(b));
+	if (!pos)
+		snprintf(buf, len, "none");
+}
+
+/* A profile for this CPU with `policy`; `extra` goes before "end" and
+ * `tail` replaces "end\n" when not NULL. */
+static void make_profile(char *buf, size_t len, const char *policy,
+			 const char *extra, const char *tail)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	char feat[512];
+	features_text(feat, sizeof feat);
+	snprintf(buf, len,
+		 "ucopy-profile 1\n"
+		 "# written by test_profile\n"
+		 "version 0.1.0\n"
+		 "date 2025-01-31T12:00:00Z\n"
+		 "cpu.arch %s\n"
+		 "cpu.vendor %s\n"
+		 "cpu.family %u\n"
+		 "cpu.model %u\n"
+		 "cpu.stepping %u\n"
+		 "cpu.brand %s\n"
+		 "cpu.features %s\n"
+		 "policy %s\n"
+		 "\n"
+		 "measure hot 64 libc=3.5 byte=40.25\n"
+		 "measure cold 4K libc=300 byte=9000\n"
+		 "distance 4352 0/1 libc=85.5 byte=2200\n"
+		 "effect libc 4352 distance=1.02 align=1.10\n"
+		 "cliff byte 4352 25.9 0/1\n"
+		 "crossover 2K byte libc 1536=1.08 2K=0.97\n"
+		 "crossover 64M byte libc auto\n"
+		 "gain auto hot 1.05\n"
+		 "gain libc cold 1.01\n"
+		 "note anything at all\n"
+		 "%s%s",
+		 c->arch, c->vendor, c->family, c->model, c->stepping, c->brand,
+		 feat, policy, extra ? extra : "", tail ? tail : "end\n");
+}
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Replaces the first line starting with `key` by `line` in buf. */
+static void replace_line(char *buf, size_t len, const char *key, const char *line)
+{
+	char *p = strstr(buf, key), tmp[8192];
+	if (!p)
+		return;
+	char *e = strchr(p, '\n');
+	snprintf(tmp, sizeof tmp, "%.*s%s%s", (int)(p - buf), buf, line, e ? e : "");
+	snprintf(buf, len, "%s", tmp);
+}
+
+/* The profile in buf must be rejected with a reason naming the file and,
+ * when line > 0, that line, and containing `what`. */
+static void expect_rejected(const char *buf, unsigned line, const char *what)
+{
+	struct ucopy_policy p, before;
+	char why[512], want[300];
+
+	write_file(buf);
+	memset(&p, 0x33, sizeof p);
+	before = p;
+	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == -1,
+	      "accepted a profile that should fail with '%s'", what);
+	CHECK(!memcmp(&p, &before, sizeof p), "policy changed on failure ('%s')", what);
+	if (line)
+		snprintf(want, sizeof want, "%s:%u: ", path, line);
+	else
+		snprintf(want, sizeof want, "%s: ", path);
+	CHECK(!strncmp(why, want, strlen(want)), "reason '%s' does not start with '%s'",
+	      why, want);
+	CHECK(strstr(why, what) != NULL, "reason '%s' does not say '%s'", why, what);
+}
+
+static void test_good(void)
+{
+	char buf[8192], why[512] = "x";
+	struct ucopy_policy p;
+
+	make_profile(buf, sizeof buf, "64:libc,libc", NULL, NULL);
+	write_file(buf);
+	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "rejected: %s", why);
+	CHECK(why[0] == 0, "reason '%s' on success", why);
+	CHECK(p.nrules == 2 && !strcmp(p.name, "calibrated"), "policy %u rules '%s'",
+	      p.nrules, p.name);
+	CHECK(ucopy_profile_load(path, NULL, why, sizeof why) == 0, "check only: %s", why);
+
+	/* Blank lines, comments and tabs between fields are fine. */
+	make_profile(buf, sizeof buf, "libc", "\n#\tcomment\nmeasure\thot  8 libc=1\n", NULL);
+	write_file(buf);
+	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "rejected: %s", why);
+
+	/* why may be NULL or tiny. */
+	CHECK(ucopy_profile_load(path, &p, NULL, 0) == 0, "NULL why");
+	char small[4];
+	CHECK(ucopy_profile_load("/nonexistent/x", &p, small, sizeof small) == -1 &&
+	      strlen(small) == 3, "small why '%s'", small);
+	check_group("profile: a good profile loads");
+}
+
+static void test_rejected(void)
+{
+	char buf[8192], line[256];
+	const struct ucopy_cpu *c = ucopy_cpu();
+
+	/* Another CPU's identity, one field at a time. */
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	snprintf(line, sizeof line, "cpu.model %u", c->model + 1);
+	replace_line(buf, sizeof buf, "cpu.model", line);
+	expect_rejected(buf, 8, "measured on another CPU");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "cpu.vendor", "cpu.vendor AuthenticAMD");
+	replace_line(buf, sizeof buf, "cpu.family", "cpu.family 25");
+	expect_rejected(buf, !strcmp(c->vendor, "AuthenticAMD") ? 7 : 6,
+			"measured on another CPU");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "cpu.brand", "cpu.brand AMD EPYC 7763 64-Core Processor");
+	expect_rejected(buf, 10, "measured on another CPU ('AMD EPYC 7763");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "cpu.arch", "cpu.arch riscv64");
+	expect_rejected(buf, 5, "measured on riscv64");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	snprintf(line, sizeof line, "cpu.features %s",
+		 c->features & UCOPY_F(AVX512F) ? "sse2" : "sse2,avx512f");
+	replace_line(buf, sizeof buf, "cpu.features", line);
+	expect_rejected(buf, 11, "measured with other CPU features");
+
+	/* Truncated: cut at every length, none may load. */
+	make_profile(buf, sizeof buf, "64:libc,libc", NULL, NULL);
+	size_t full = strlen(buf);
+	int accepted = 0;
+	for (size_t n = 0; n < full; n++) {
+		char cut[8192], why[512];
+		memcpy(cut, buf, n);
+		cut[n] = 0;
+		write_file(cut);
+		if (ucopy_profile_load(path, NULL, why, sizeof why) == 0)
+			accepted++;
+		else
+			CHECK(!strncmp(why, path, strlen(path)), "cut at %zu: '%s'", n, why);
+	}
+	CHECK(accepted == 0, "%d truncated profiles loaded", accepted);
+	make_profile(buf, sizeof buf, "libc", NULL, "");
+	expect_rejected(buf, 23, "no 'end' line after line 23 (truncated?)");
+	make_profile(buf, sizeof buf, "libc", NULL, "end");
+	expect_rejected(buf, 24, "last line has no newline");
+	buf[0] = 0;
+	expect_rejected(buf, 0, "empty file");
+
+	/* Unknown or unsupported kernels. */
+	make_profile(buf, sizeof buf, "64:libc,turbo", NULL, NULL);
+	expect_rejected(buf, 12, "unknown kernel 'turbo'");
+	make_profile(buf, sizeof buf, "libc", "measure hot 8 warp=3\n", NULL);
+	expect_rejected(buf, 24, "unknown kernel 'warp'");
+	make_profile(buf, sizeof buf, "libc", "cliff fastest 4K 2 0/1\n", NULL);
+	expect_rejected(buf, 24, "unknown kernel 'fastest'");
+	const struct ucopy_kernel *unsupported = NULL;
+	for (size_t i = 0; i < ucopy_kernel_count(); i++)
+		if (!ucopy_kernel_supported(ucopy_kernel_at(i), c->features))
+			unsupported = ucopy_kernel_at(i);
+	if (unsupported) {
+		snprintf(line, sizeof line, "64:libc,%s", unsupported->name);
+		make_profile(buf, sizeof buf, line, NULL, NULL);
+		expect_rejected(buf, 12, "which this CPU lacks");
+	}
+
+	/* Malformed lines. */
+	static const struct { const char *extra, *what; } bad[] = {
+		{ "measure warm 8 libc=1\n", "bad cache state 'warm'" },
+		{ "measure hot 8Q libc=1\n", "bad size '8Q'" },
+		{ "measure hot 8\n", "no KERNEL=NS" },
+		{ "measure hot 8 libc=-1\n", "bad time '-1'" },
+		{ "measure hot 8 libc=1,5\n", "bad time '1,5'" },
+		{ "measure hot 8 libc=0\n", "bad time '0'" },
+		{ "measure hot 8 libc\n", "expected KERNEL=NS" },
+		{ "distance 4K 0/4096 libc=1\n", "bad offsets '0/4096'" },
+		{ "effect libc 4K distance=1\n", "malformed 'effect'" },
+		{ "cliff libc 4K x 0/1\n", "bad ratio 'x'" },
+		{ "crossover 2K libc libc 1K\n", "bad evidence '1K'" },
+		{ "gain glibc hot 1.1\n", "bad reference 'glibc'" },
+		{ "frobnicate 1\n", "unknown key 'frobnicate'" },
+		{ " measure hot 8 libc=1\n", "starts with a blank" },
+		{ "policy libc\n", "'policy' given twice (first on line 12)" },
+		{ "end 1\n", "'end' takes no value" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		make_profile(buf, sizeof buf, "libc", bad[i].extra, NULL);
+		expect_rejected(buf, 24, bad[i].what);
+	}
+	make_profile(buf, sizeof buf, "libc", "end\nmeasure hot 8 libc=1\n", NULL);
+	expect_rejected(buf, 25, "text after the 'end' line");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "date", "date yesterday");
+	expect_rejected(buf, 4, "bad date 'yesterday'");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "version", "version 1.2");
+	expect_rejected(buf, 3, "bad version '1.2'");
+	make_profile(buf, sizeof buf, "64:libc,", NULL, NULL);
+	expect_rejected(buf, 12, "bad policy: trailing ','");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "cpu.family", "# no family");
+	expect_rejected(buf, 0, "no 'cpu.family' line");
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "ucopy-profile", "ucopy-profile 2");
+	expect_rejected(buf, 1, "unsupported profile format");
+	expect_rejected("hello\n", 1, "not a ucopy profile");
+	static const char nul[] = "ucopy-profile 1\nnote \x01\x02 binary\0junk\n";
+	FILE *f = fopen(path, "w");
+	fwrite(nul, 1, sizeof nul - 1, f);
+	fclose(f);
+	char why[512];
+	CHECK(ucopy_profile_load(path, NULL, why, sizeof why) == -1 &&
+	      strstr(why, ":2: NUL byte"), "NUL: '%s'", why);
+
+	/* Bounded lines: one byte over the limit is refused, at the limit
+	 * is read. */
+	char longline[UCOPY_PROFILE_LINE_MAX + 64];
+	size_t n = (size_t)snprintf(longline, sizeof longline, "note ");
+	memset(longline + n, 'x', UCOPY_PROFILE_LINE_MAX - 1 - n);
+	strcpy(longline + UCOPY_PROFILE_LINE_MAX - 1, "\n");
+	make_profile(buf, sizeof buf, "libc", longline, NULL);
+	write_file(buf);
+	CHECK(ucopy_profile_load(path, NULL, why, sizeof why) == 0,
+	      "a line of %d bytes: %s", UCOPY_PROFILE_LINE_MAX - 1, why);
+	strcpy(longline + UCOPY_PROFILE_LINE_MAX - 1, "x\n");
+	make_profile(buf, sizeof buf, "libc", longline, NULL);
+	expect_rejected(buf, 24, "line longer than");
+	check_group("profile: bad profiles are rejected with file, line and reason");
+}
+
+static void test_paths(void)
+{
+	char buf[8192], why[512];
+
+	CHECK(ucopy_profile_load("/nonexistent/ucopy/profile", NULL, why, sizeof why) == -1 &&
+	      strstr(why, "/nonexistent/ucopy/profile: cannot open") == why,
+	      "missing file: '%s'", why);
+	CHECK(ucopy_profile_load(dir, NULL, why, sizeof why) == -1 &&
+	      strstr(why, "cannot read"), "a directory: '%s'", why);
+	CHECK(ucopy_profile_load("", NULL, why, sizeof why) == -1, "empty path");
+	CHECK(ucopy_profile_load(NULL, NULL, why, sizeof why) == -1, "NULL path");
+	if (geteuid() != 0) {
+		make_profile(buf, sizeof buf, "libc", NULL, NULL);
+		write_file(buf);
+		chmod(path, 0);
+		CHECK(ucopy_profile_load(path, NULL, why, sizeof why) == -1 &&
+		      strstr(why, "cannot open: Permission denied"), "unreadable: '%s'", why);
+		chmod(path, 0644);
+	}
+
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	setenv("HOME", "/home/u", 1);
+	CHECK(ucopy_profile_default_path(buf, sizeof buf) == 0 &&
+	      !strcmp(buf, "/x/cache/ucopy/profile"), "XDG: '%s'", buf);
+	setenv("XDG_CACHE_HOME", "relative", 1);
+	CHECK(ucopy_profile_default_path(buf, sizeof buf) == 0 &&
+	      !strcmp(buf, "/home/u/.cache/ucopy/profile"), "relative XDG: '%s'", buf);
+	unsetenv("XDG_CACHE_HOME");
+	CHECK(ucopy_profile_default_path(buf, sizeof buf) == 0 &&
+	      !strcmp(buf, "/home/u/.cache/ucopy/profile"), "HOME: '%s'", buf);
+	CHECK(ucopy_profile_default_path(buf, 10) == -1 && buf[0] == 0, "too small");
+	unsetenv("HOME");
+	CHECK(ucopy_profile_default_path(buf, sizeof buf) == -1, "no HOME");
+
+	/* The named policy "calibrated" reads the same files. */
+	struct ucopy_policy p;
+	char err[512];
+	uint64_t f = ucopy_cpu()->features;
+	unsetenv("UCOPY_PROFILE");
+	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == -1 &&
+	      strstr(err, "needs a profile"), "no profile: '%s'", err);
+	setenv("HOME", dir, 1);
+	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == -1 &&
+	      strstr(err, "none at ") && strstr(err, "/.cache/ucopy/profile"),
+	      "none at the default path: '%s'", err);
+	make_profile(buf, sizeof buf, "64:libc,libc", NULL, NULL);
+	write_file(buf);
+	setenv("UCOPY_PROFILE", path, 1);
+	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == 0 &&
+	      p.nrules == 2 && !strcmp(p.name, "calibrated"), "UCOPY_PROFILE: '%s'", err);
+	write_file("garbage\n");
+	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == -1 &&
+	      strstr(err, "not a ucopy profile"), "bad profile: '%s'", err);
+	unsetenv("UCOPY_PROFILE");
+	check_group("profile: paths, missing and unreadable files, 'calibrated'");
+}
+
+/*=====   Writer and derivation (programs/calibration.c)   =====*/
+
+static void test_round_trip(void)
+{
+	struct calibration cal;
+	char why[512];
+
+	calibration_init(&cal);
+	static const size_t sizes[] = { 16, 256, 4096, 65536 };
+	/* word: any fault-capable kernel; libc may not be chosen. */
+	const struct ucopy_kernel *word = ucopy_kernel_find("word");
+	const struct ucopy_kernel *libc = ucopy_kernel_find("libc");
+	for (size_t i = 0; i < 4; i++) {
+		struct cal_point *pt = calibration_point(&cal, sizes[i]);
+		CHECK(pt != NULL, "point %zu", sizes[i]);
+		if (!pt)
+			continue;
+		calibration_set(&cal, pt, CAL_HOT, word, 1.5 + (double)i, 1.0, 1.0);
+		calibration_set(&cal, pt, CAL_COLD, word, 100.25 * (double)(i + 1), 1.0, 1.0);
+		calibration_set(&cal, pt, CAL_HOT, libc, 1.0 + (double)i, 0.6, 0.7);
+	}
+	calibration_add_cliff(&cal, word, 8192, 25.0, 0, 1);
+	calibration_add_effect(&cal, word, 8192, 25.0, 1.1);
+	struct cal_probe *pr = calibration_probe(&cal, 8192, 0, 1);
+	CHECK(pr != NULL, "probe");
+	if (pr)
+		pr->ns[calibration_kernel_index(word)] = 2200;
+	calibration_derive(&cal);
+	CHECK(cal.policy.nrules == 1 && cal.policy.rule[0].kernel == word,
+	      "derived %u rules", cal.policy.nrules);
+	cal.gain[CAL_REF_AUTO][CAL_HOT] = 1.07;
+	cal.gain[CAL_REF_LIBC][CAL_COLD] = 0.99;
+
+	FILE *f = fopen(path, "w");
+	CHECK(f && calibration_write(&cal, f) == 0, "write");
+	if (f)
+		fclose(f);
+	struct ucopy_policy p;
+	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "load: %s", why);
+	char a[256], b[256];
+	ucopy_policy_format(&p, a, sizeof a);
+	ucopy_policy_format(&cal.policy, b, sizeof b);
+	CHECK(!strcmp(a, b), "read back '%s', wrote '%s'", a, b);
+
+	/* Every prefix of what the writer wrote is rejected. */
+	FILE *r = fopen(path, "r");
+	char text[65536];
+	size_t len = r ? fread(text, 1, sizeof text - 1, r) : 0;
+	if (r)
+		fclose(r);
+	int accepted = 0;
+	for (size_t n = 0; n < len; n += 7) {
+		FILE *w = fopen(path, "w");
+		fwrite(text, 1, n, w);
+		fclose(w);
+		accepted += ucopy_profile_load(path, NULL, why, sizeof why) == 0;
+	}
+	CHECK(accepted == 0, "%d prefixes of a written profile loaded", accepted);
+	calibration_free(&cal);
+	check_group("profile: what the writer writes, the loader reads");
+}
+
+/* A synthetic calibration: kernel times per size from a function, with a
+ * tight interval (the derivation's significance test passes) unless noisy. */
+static void fill(struct calibration *cal, const char *const *names, size_t nk,
+		 double (*ns)(size_t k, size_t size), const size_t *sizes, size_t ns_)
+{
+	for (size_t i = 0; i < ns_; i++) {
+		struct cal_point *pt = calibration_point(cal, sizes[i]);
+		double best = INFINITY;
+		for (size_t k = 0; k < nk; k++)
+			best = fmin(best, ns(k, sizes[i]));
+		for (size_t k = 0; k < nk; k++) {
+			double t = ns(k, sizes[i]);
+			calibration_set(cal, pt, CAL_HOT, ucopy_kernel_find(names[k]), t,
+					t / best * 0.99, t / best * 1.01);
+		}
+	}
+}
+
+static const char *const two[] = { "word", "movsb" };
+
+/* word: 1 ns + 0.1 ns/byte; movsb: 20 ns + 0.02 ns/byte: they cross at
+ * 237.5 bytes. */
+static double crossing(size_t k, size_t n)
+{
+	return k == 0 ? 1 + 0.1 * (double)n : 20 + 0.02 * (double)n;
+}
+
+/* As crossing(), but at 64 bytes movsb looks 30% faster: one noisy point. */
+static double blip(size_t k, size_t n)
+{
+	if (n == 64)
+		return k == 0 ? 13 : 10;
+	return crossing(k, n);
+}
+
+static void test_derive(void)
+{
+	static const size_t sizes[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 4096 };
+	const size_t nsz = sizeof sizes / sizeof sizes[0];
+	struct calibration cal;
+	char text[256];
+
+	calibration_init(&cal);
+	fill(&cal, two, 2, crossing, sizes, nsz);
+	calibration_derive(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "256:word,movsb"), "crossing: '%s'", text);
+	CHECK(cal.ncross == 1 && cal.cross[0].from == ucopy_kernel_find("word") &&
+	      cal.cross[0].to == ucopy_kernel_find("movsb"), "one crossover");
+	calibration_free(&cal);
+
+	/* One point where the other kernel wins is noise, not a class. */
+	calibration_init(&cal);
+	fill(&cal, two, 2, blip, sizes, nsz);
+	calibration_derive(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "256:word,movsb"), "blip: '%s'", text);
+	calibration_free(&cal);
+
+	/* A distance cliff in movsb from 256 bytes on: the guarded variant
+	 * takes its place where it is within reach, else the next best. */
+	calibration_init(&cal);
+	static const char *const three[] = { "word", "movsb", "movsb_safe" };
+	fill(&cal, three, 2, crossing, sizes, nsz);
+	for (size_t i = 0; i < nsz; i++) {
+		struct cal_point *pt = calibration_point(&cal, sizes[i]);
+		double t = crossing(1, sizes[i]) * 1.01, best = fmin(crossing(0, sizes[i]),
+								 crossing(1, sizes[i]));
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("movsb_safe"), t,
+				t / best * 0.99, t / best * 1.01);
+	}
+	calibration_add_cliff(&cal, ucopy_kernel_find("movsb"), 256, 25.0, 0, 1);
+	calibration_add_cliff(&cal, ucopy_kernel_find("movsb"), 4096, 24.0, 0, 1);
+	calibration_derive(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "256:word,movsb_safe"), "cliff: '%s'", text);
+	calibration_free(&cal);
+
+	/* Indistinguishable kernels: no switch at all. */
+	calibration_init(&cal);
+	for (size_t i = 0; i < nsz; i++) {
+		struct cal_point *pt = calibration_point(&cal, sizes[i]);
+		double a = 10 + (double)(i % 2), b = 10 + (double)((i + 1) % 2);
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("avx2"), a, 0.8, 1.25);
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("sse2"), b, 0.8, 1.25);
+	}
+	calibration_derive(&cal);
+	CHECK(cal.policy.nrules == 1, "noise made %u rules", cal.policy.nrules);
+	calibration_free(&cal);
+	check_group("profile: derivation picks the fastest clean kernel per class");
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	snprintf(path, sizeof path, "%s/profile", dir);
+	test_good();
+	test_rejected();
+	test_paths();
+	test_round_trip();
+	test_derive();
+	unlink(path);
+	rmdir(dir);
+	return check_exit();
+}
