@@ -25,8 +25,19 @@
  * stops at the upper bound, which keeps the bootstrap under a second. */
 #define MIN_ROUNDS 20
 #define MAX_ROUNDS 20000
-#define MIN_RUNS 5
+#define MIN_RUNS MIN_ROUNDS
 #define MAX_RUNS 100000
+/* Batch length, aiming at ~5000 rounds in the budget.  Short batches are
+ * what keeps a loaded machine from deciding the verdict: a batch that the
+ * scheduler preempts (another process on a 2-core guest, a host's steal) is
+ * ruined, and the shorter the batch the fewer are; A and B of a round are
+ * also closer in time, so drift cancels better.  50 us is still 25x the
+ * core's shortest batch (timer overhead ~1%). */
+#define TARGET_ROUNDS 5000
+#define MIN_BATCH_S 50e-6
+#define MAX_BATCH_S 1e-3
+/* measure_cell() sizes batches to fit ~64 rounds of its budget. */
+#define CORE_ROUNDS_PER_BUDGET 64
 
 void help_compare(FILE *f)
 {
@@ -43,13 +54,13 @@ void help_compare(FILE *f)
 	      "For A and for B it prints a block like perf stat's (task-clock,\n"
 	      "cycles, instructions, IPC, branches, branch-misses, each '<not\n"
 	      "supported>' where the machine has no such counter; time elapsed in\n"
-	      "the timed copies, bytes copied, GB/s, ns per copy), then the ratio\n"
-	      "of B's median time per copy to A's with its 95% confidence interval\n"
-	      "(paired bootstrap over the rounds; Mann-Whitney U alongside) and the\n"
-	      "verdict: a regression or improvement when the interval excludes 1\n"
-	      "and the change is larger than the margin; 'no significant\n"
-	      "difference' only when the interval lies within the margin;\n"
-	      "inconclusive when the interval is too wide to say either.\n\n"
+	      "the timed copies, bytes copied, GB/s, ns per copy), then B/A: the\n"
+	      "median over rounds of B's time divided by A's in the same round,\n"
+	      "with its 95% confidence interval (order statistics: exact for any\n"
+	      "noise), and the verdict: a regression (improvement) when the whole\n"
+	      "interval lies beyond the margin; 'no significant difference' only\n"
+	      "when it lies within the margin; slower or faster when it excludes\n"
+	      "1 but reaches into the margin; inconclusive otherwise.\n\n"
 	      "  --workload NAME        tcp-sendmsg, aio-poll, cold-read or dist:FILE\n"
 	      "                         (--list-workloads says what each models)\n"
 	      "  --dist FILE            sizes drawn from a distribution file\n"
@@ -63,7 +74,7 @@ void help_compare(FILE *f)
 	      "                         instead of the plain copy\n"
 	      "  --cache STATE          hot (default), warm or cold, for --sizes,\n"
 	      "                         --dist and aio-poll\n"
-	      "  --runs N               exactly N interleaved rounds (5..100000)\n"
+	      "  --runs N               exactly N interleaved rounds (20..100000)\n"
 	      "                         instead of as many as the budget allows\n"
 	      "  --seconds S            the time budget (default 2)\n"
 	      "  --margin PCT           differences below PCT percent do not count\n"
@@ -99,31 +110,32 @@ void compare_verdict(const struct stats_interval *r, double m, struct verdict *v
 		v->kind = VERDICT_INCONCLUSIVE;
 		v->change = NAN;
 		snprintf(v->text, sizeof v->text,
-			 "inconclusive: no interval could be formed from the samples");
+			 "inconclusive: too few rounds for an interval");
 		return;
 	}
 	double pct = fabs(v->change) * 100;
 	/* Equivalence first: an interval inside the margin settles it whether
-	 * or not it also excludes 1 (a 0.3% difference is real but does not
-	 * matter, and may be placement alone). */
+	 * or not it also excludes 1 (a 0.3% difference may be real, but it is
+	 * no larger than what code placement alone does). */
 	if (r->lo >= 1 - m && r->hi <= 1 + m) {
 		v->kind = VERDICT_EQUIVALENT;
 		snprintf(v->text, sizeof v->text,
 			 "no significant difference (within ±%.3g%%)", mp);
-	} else if (r->lo > 1) {
-		int big = r->est > 1 + m;
-		v->kind = big ? VERDICT_REGRESSION : VERDICT_SLOWER;
+	} else if (r->lo > 1 + m) {
+		v->kind = VERDICT_REGRESSION;
 		snprintf(v->text, sizeof v->text,
-			 big ? "B is %.1f%% slower than A (regression)"
-			     : "B is %.1f%% slower than A (significant, but within the "
-			       "±%.3g%% margin)", pct, mp);
-	} else if (r->hi < 1) {
-		int big = r->est < 1 - m;
-		v->kind = big ? VERDICT_IMPROVEMENT : VERDICT_FASTER;
+			 "B is %.1f%% slower than A (regression)", pct);
+	} else if (r->hi < 1 - m) {
+		v->kind = VERDICT_IMPROVEMENT;
 		snprintf(v->text, sizeof v->text,
-			 big ? "B is %.1f%% faster than A (improvement)"
-			     : "B is %.1f%% faster than A (significant, but within the "
-			       "±%.3g%% margin)", pct, mp);
+			 "B is %.1f%% faster than A (improvement)", pct);
+	} else if (r->lo > 1 || r->hi < 1) {
+		int slower = r->lo > 1;
+		v->kind = slower ? VERDICT_SLOWER : VERDICT_FASTER;
+		snprintf(v->text, sizeof v->text,
+			 "B is %.1f%% %s than A (significant, but %s the ±%.3g%% margin)",
+			 pct, slower ? "slower" : "faster",
+			 fabs(v->change) <= m ? "within" : "perhaps within", mp);
 	} else {
 		v->kind = VERDICT_INCONCLUSIVE;
 		snprintf(v->text, sizeof v->text,
@@ -133,12 +145,60 @@ void compare_verdict(const struct stats_interval *r, double m, struct verdict *v
 	}
 }
 
-int compare_samples(const double *a, const double *b, size_t n, double margin,
-		    uint64_t seed, struct stats_interval *ratio, struct verdict *v)
+static int cmp_double(const void *pa, const void *pb)
 {
-	int rc = stats_ratio_ci(a, b, n, 0, COMPARE_LEVEL, seed, ratio);
-	if (rc < 0)
-		ratio->lo = ratio->hi = NAN;
+	double x = *(const double *)pa, y = *(const double *)pb;
+	return (x > y) - (x < y);
+}
+
+/* The largest j (1-based) such that the order statistics j and n+1-j cover
+ * the median with probability >= level: 2 P(Bin(n, 1/2) <= j-1) <= 1-level.
+ * 0 when even the extremes do not (n too small). */
+static size_t median_rank(size_t n, double level)
+{
+	double tail = (1 - level) / 2, cdf = 0;
+	double lf = lgamma((double)n + 1) - (double)n * log(2.0);
+	size_t j = 0;
+	for (size_t i = 0; i < n / 2 + 1; i++) {
+		cdf += exp(lf - lgamma((double)i + 1) - lgamma((double)(n - i) + 1));
+		if (cdf > tail)
+			break;
+		j = i + 1;
+	}
+	return j;
+}
+
+int compare_ratio(const double *a, const double *b, size_t n, double level,
+		  struct stats_interval *out)
+{
+	out->est = out->lo = out->hi = NAN;
+	if (n == 0 || !(level > 0 && level < 1))
+		return -1;
+	double *q = malloc(n * sizeof *q);
+	if (!q)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] >= 0)) {
+			free(q);
+			return -1;
+		}
+		q[i] = b[i] / a[i];
+	}
+	qsort(q, n, sizeof *q, cmp_double);
+	out->est = n % 2 ? q[n / 2] : (q[n / 2 - 1] + q[n / 2]) / 2;
+	size_t j = median_rank(n, level);
+	if (j > 0) {
+		out->lo = q[j - 1];
+		out->hi = q[n - j];
+	}
+	free(q);
+	return j > 0 ? 0 : -1;
+}
+
+int compare_samples(const double *a, const double *b, size_t n, double margin,
+		    struct stats_interval *ratio, struct verdict *v)
+{
+	int rc = compare_ratio(a, b, n, COMPARE_LEVEL, ratio);
 	compare_verdict(ratio, margin, v);
 	return rc;
 }
@@ -163,8 +223,7 @@ struct compare {
 	unsigned runs;                 /* 0: as the budget allows */
 	double seconds, margin;
 	uint64_t seed;
-	/* progress */
-	double started, last_progress;
+	double started;                /* for the progress line */
 	int progress;
 };
 
@@ -361,19 +420,13 @@ static void rep_note(const struct compare *c, char *buf, size_t len)
 	}
 }
 
-static void show_progress(void *ctx, double done)
-{
-	struct compare *c = ctx;
-	double now = clock_seconds();
-	if (!c->progress || now - c->last_progress < 0.2)
-		return;
-	c->last_progress = now;
-	double left = c->seconds - (now - c->started);
-	fprintf(stderr, "\rucopy compare: %3.0f%% (%.0f s left) ", done * 100,
-		left > 0 ? left : 0);
-}
-
 /*=====   Output   =====*/
+
+struct outcome {
+	struct stats_interval ratio;   /* the verdict's: median of round ratios */
+	double mw_p;
+	struct verdict v;
+};
 
 /* A number with thousands separators in its integer part and `decimals`
  * digits after the point, as perf stat prints counts and milliseconds. */
@@ -415,7 +468,7 @@ static void fmt_time(char *buf, size_t len, double ns)
 static void stat_line(const char *value, const char *name, const char *comment)
 {
 	if (comment && comment[0])
-		printf("%22s  %-16s #  %s\n", value, name, comment);
+		printf("%22s  %-18s #  %s\n", value, name, comment);
 	else
 		printf("%22s  %s\n", value, name);
 }
@@ -441,8 +494,8 @@ static void print_block(const struct compare *c, const struct workload *w,
 	const struct side_policy *p = &c->p[i];
 	char val[64], com[96];
 
-	printf("\n Performance counter stats for %c, %s (%s), %zu rounds of %zu copies:\n\n",
-	       'A' + i, p->spec, p->run_text, r->rounds, r->batch);
+	printf("\n Performance counter stats for %c, %s (%s), %zu rounds:\n\n",
+	       'A' + i, p->spec, p->run_text, r->rounds);
 	double tc = v->ctr[CTR_TASK_CLOCK];
 	if (isfinite(tc)) {
 		fmt_grouped(val, sizeof val, tc / 1e6, 2);
@@ -490,7 +543,7 @@ static void print_block(const struct compare *c, const struct workload *w,
 
 static void print_text(const struct compare *c, const struct workload *w,
 		       const struct cell_result *r, const struct variant_summary *s,
-		       double mw_p, const struct verdict *v)
+		       const struct outcome *out)
 {
 	char cpu[256], feats[512], note[256];
 	machine_cpu_line(cpu, sizeof cpu);
@@ -520,8 +573,10 @@ static void print_text(const struct compare *c, const struct workload *w,
 		       ? "ucopy_policy_try (fault-tolerant, as copy_from_user)"
 		       : "ucopy_policy_copy (no fault recovery)");
 	double ghz = timer_tsc_ghz();
-	printf("method    A and B interleaved: %zu rounds of %zu copies each; "
-	       "budget %g s; timer %s", r->rounds, r->batch, c->seconds, timer_name());
+	printf("method    A and B interleaved: %zu rounds of %.0f copies each (mean); "
+	       "budget %g s; timer %s", r->rounds,
+	       r->rounds ? (double)r->v[0].copies / (double)r->rounds : 0.0, c->seconds,
+	       timer_name());
 	if (isfinite(ghz))
 		printf(" (%.3f GHz)", ghz);
 	printf("; seed %llu\n", (unsigned long long)c->seed);
@@ -529,11 +584,13 @@ static void print_text(const struct compare *c, const struct workload *w,
 	for (int i = 0; i < 2; i++)
 		print_block(c, w, r, &s[i], i);
 
-	const struct stats_interval *q = &s[1].ratio;
-	printf("\n B/A time per copy %.3f, %g%% CI [%.3f, %.3f] (paired bootstrap "
-	       "over %zu rounds)\n", q->est, COMPARE_LEVEL * 100, q->lo, q->hi, r->rounds);
-	printf(" Mann-Whitney U: p = %.2g (two-sided, rounds unpaired)\n", mw_p);
-	printf(" %s\n", v->text);
+	const struct stats_interval *q = &out->ratio;
+	printf("\n B/A time per copy %.3f, %g%% CI [%.3f, %.3f] (median of the "
+	       "per-round ratios over %zu rounds)\n", q->est, COMPARE_LEVEL * 100,
+	       q->lo, q->hi, r->rounds);
+	printf(" ratio of medians %.3f (bootstrap CI [%.3f, %.3f]); Mann-Whitney U "
+	       "p = %.2g\n", s[1].ratio.est, s[1].ratio.lo, s[1].ratio.hi, out->mw_p);
+	printf(" %s\n", out->v.text);
 }
 
 static void json_num_or_null(struct json *j, const char *key, double x)
@@ -584,7 +641,7 @@ static void json_side(struct json *j, const struct compare *c,
 
 static void print_json(const struct compare *c, const struct workload *w,
 		       const struct cell_result *r, const struct variant_summary *s,
-		       double mw_p, const struct verdict *v)
+		       const struct outcome *out)
 {
 	struct json j;
 	char feats[512], note[256];
@@ -618,25 +675,141 @@ static void print_json(const struct compare *c, const struct workload *w,
 	json_key(&j, "seed"); json_uint(&j, c->seed);
 	json_key(&j, "timer"); json_string(&j, timer_name());
 	json_key(&j, "rounds"); json_uint(&j, r->rounds);
-	json_key(&j, "batch"); json_uint(&j, r->batch);
+	json_key(&j, "batch_mean");
+	json_double(&j, r->rounds ? (double)r->v[0].copies / (double)r->rounds : NAN);
 	json_end_object(&j);
 	json_key(&j, "a"); json_side(&j, c, w, r, &s[0], 0);
 	json_key(&j, "b"); json_side(&j, c, w, r, &s[1], 1);
 	json_key(&j, "ratio");
 	json_begin_object(&j);
+	json_key(&j, "method"); json_string(&j, "median of per-round B/A, order-statistic interval");
+	json_num_or_null(&j, "est", out->ratio.est);
+	json_num_or_null(&j, "lo", out->ratio.lo);
+	json_num_or_null(&j, "hi", out->ratio.hi);
+	json_num_or_null(&j, "level", COMPARE_LEVEL);
+	json_end_object(&j);
+	json_key(&j, "ratio_of_medians");
+	json_begin_object(&j);
+	json_key(&j, "method"); json_string(&j, "paired percentile bootstrap");
 	json_num_or_null(&j, "est", s[1].ratio.est);
 	json_num_or_null(&j, "lo", s[1].ratio.lo);
 	json_num_or_null(&j, "hi", s[1].ratio.hi);
 	json_end_object(&j);
-	json_num_or_null(&j, "mann_whitney_p", mw_p);
+	json_num_or_null(&j, "mann_whitney_p", out->mw_p);
 	json_key(&j, "verdict");
 	json_begin_object(&j);
-	json_key(&j, "kind"); json_string(&j, verdict_name(v->kind));
-	json_num_or_null(&j, "change", v->change);
-	json_key(&j, "text"); json_string(&j, v->text);
+	json_key(&j, "kind"); json_string(&j, verdict_name(out->v.kind));
+	json_num_or_null(&j, "change", out->v.change);
+	json_key(&j, "text"); json_string(&j, out->v.text);
 	json_end_object(&j);
 	json_end_object(&j);
 	json_finish(&j);
+}
+
+/* Adds chunk result q (variant order swapped when `swapped`) to r. */
+static void add_chunk(struct cell_result *r, const struct cell_result *q,
+		      int swapped)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct variant_result *from = &q->v[swapped ? 1 - i : i];
+		struct variant_result *to = &r->v[i];
+		memcpy(to->ns + r->rounds, from->ns, q->rounds * sizeof *from->ns);
+		to->copies += from->copies;
+		to->bytes += from->bytes;
+		to->ns_total += from->ns_total;
+		for (int e = 0; e < CTR_COUNT; e++) {
+			/* A counter missing from one chunk makes the total unknown. */
+			to->ctr[e] = r->rounds == 0 ? from->ctr[e] : to->ctr[e] + from->ctr[e];
+			if (!to->ctr_reason[e] || !to->ctr_reason[e][0])
+				to->ctr_reason[e] = from->ctr_reason[e];
+		}
+	}
+	r->rounds += q->rounds;
+	if (r->batch == 0 || q->batch < r->batch)
+		r->batch = q->batch;
+}
+
+/* Cells whose cold state comes from walking a region larger than the LLC
+ * (no flushing) must be measured in one call: each call starts its walk at
+ * the first slot again, which the call before may have left in cache. */
+static int walks_cold(const struct cell *cell)
+{
+	size_t llc = ucopy_cpu()->l3 ? ucopy_cpu()->l3 : ucopy_cpu()->l2;
+	return (!cell->src.flush && cell->src.region > llc) ||
+	       (!cell->dst.flush && cell->dst.region > llc);
+}
+
+/* Times A and B on the workload for the budget (or exactly c->runs rounds),
+ * as a series of short measure_cell() calls so that batches stay short (see
+ * TARGET_ROUNDS); the variants trade places every call, so whatever the
+ * start of a call does to its first batch falls on A and B alike.
+ * @return : 0 and every round in r, or -1 with the reason in err. */
+static int measure_ab(struct compare *c, struct workload *w,
+		      const struct variant *v, struct cell_result *r,
+		      char *err, size_t errlen)
+{
+	size_t want = c->runs ? c->runs : MAX_ROUNDS;
+	memset(r, 0, sizeof *r);
+	r->v = calloc(2, sizeof *r->v);
+	if (!r->v)
+		goto oom;
+	r->nvariants = 2;
+	for (int i = 0; i < 2; i++)
+		if (!(r->v[i].ns = malloc(want * sizeof(double))))
+			goto oom;
+
+	struct measure *m = measure_new();
+	if (!m)
+		goto oom;
+	double batch = c->seconds / (2.0 * (double)(c->runs ? c->runs : TARGET_ROUNDS));
+	batch = fmin(MAX_BATCH_S, fmax(MIN_BATCH_S, batch));
+	int one_call = walks_cold(&w->cell);
+	struct variant order[2][2] = { { v[0], v[1] }, { v[1], v[0] } };
+	c->progress = !c->quiet && isatty(2) && c->seconds > 1;
+	c->started = clock_seconds();
+	double deadline = c->started + c->seconds;
+	for (unsigned chunk = 0; r->rounds < want; chunk++) {
+		double now = clock_seconds();
+		if (!c->runs && now >= deadline && r->rounds >= MIN_ROUNDS)
+			break;
+		size_t left = want - r->rounds;
+		struct measure_opts o = {
+			.seconds = one_call ? c->seconds
+					    : batch * 2 * CORE_ROUNDS_PER_BUDGET,
+			.min_rounds = (unsigned)(one_call ? left : left < 2 ? left : 2),
+			.max_rounds = (unsigned)(one_call || left < 256 ? left : 256),
+			.counters = 1,
+		};
+		if (one_call && !c->runs)
+			o.min_rounds = MIN_ROUNDS;
+		struct cell_result q;
+		int swapped = chunk & 1;
+		if (measure_cell(m, order[swapped], 2, &w->cell, &o, &q, err, errlen) < 0) {
+			measure_free(m);
+			cell_result_free(r);
+			return -1;
+		}
+		add_chunk(r, &q, swapped);
+		cell_result_free(&q);
+		if (c->progress) {
+			now = clock_seconds();
+			double done = c->runs ? (double)r->rounds / (double)want
+					      : (now - c->started) / c->seconds;
+			double eta = done > 0 ? (now - c->started) * (1 - done) / done : 0;
+			fprintf(stderr, "\rucopy compare: %3.0f%% (%.0f s left) ",
+				fmin(done, 1) * 100, eta > 0 ? eta : 0);
+		}
+		if (one_call)
+			break;
+	}
+	if (c->progress)
+		fprintf(stderr, "\r%40s\r", "");
+	measure_free(m);
+	return 0;
+oom:
+	cell_result_free(r);
+	snprintf(err, errlen, "out of memory");
+	return -1;
 }
 
 static void list_workloads(void)
@@ -675,27 +848,8 @@ int cmd_compare(int argc, char **argv)
 	struct variant v[2];
 	for (int i = 0; i < 2; i++)
 		variant_policy(&v[i], i ? "B" : "A", &c.p[i].run, c.fault_tolerant);
-	struct measure *m = measure_new();
-	if (!m) {
-		workload_free(&w);
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	c.progress = !c.quiet && isatty(2) && c.seconds > 1;
-	c.started = clock_seconds();
-	struct measure_opts o = {
-		.seconds = c.seconds,
-		.min_rounds = c.runs ? c.runs : MIN_ROUNDS,
-		.max_rounds = c.runs ? c.runs : MAX_ROUNDS,
-		.counters = 1,
-		.progress = show_progress,
-		.progress_ctx = &c,
-	};
 	struct cell_result r;
-	rc = measure_cell(m, v, 2, &w.cell, &o, &r, err, sizeof err);
-	if (c.progress)
-		fprintf(stderr, "\r%40s\r", "");
-	measure_free(m);
+	rc = measure_ab(&c, &w, v, &r, err, sizeof err);
 	if (rc < 0) {
 		workload_free(&w);
 		cli_error("%s", err);
@@ -704,14 +858,14 @@ int cmd_compare(int argc, char **argv)
 
 	struct variant_summary s[2];
 	measure_summarize(&r, 0, COMPARE_LEVEL, 0, c.seed, s);
-	double mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
-	struct verdict verdict;
-	compare_verdict(&s[1].ratio, c.margin, &verdict);
+	struct outcome out;
+	out.mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
+	compare_samples(r.v[0].ns, r.v[1].ns, r.rounds, c.margin, &out.ratio, &out.v);
 
 	if (c.json)
-		print_json(&c, &w, &r, s, mw_p, &verdict);
+		print_json(&c, &w, &r, s, &out);
 	else
-		print_text(&c, &w, &r, s, mw_p, &verdict);
+		print_text(&c, &w, &r, s, &out);
 	cell_result_free(&r);
 	workload_free(&w);
 	return ferror(stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;

@@ -10,10 +10,10 @@
  *   aio-poll     alternating 64-byte (struct iocb, copied in) and 32-byte
  *                (struct io_event, copied out) copies between hot buffers.
  *                Jens Axboe's 2018 patch.
- *   cold-read    copies whose source is in no cache (its lines are flushed
- *                before every batch, as after a device wrote it by DMA) into
- *                a hot destination; 4 KiB unless sizes are given.  The arm64
- *                4.19 -> 5.15 report.
+ *   cold-read    copies whose source is in no cache (as after a device
+ *                wrote it by DMA: a region 4x the LLC walked in scattered
+ *                order, or flushed lines) into a hot destination; 4 KiB
+ *                unless sizes are given.  The arm64 4.19 -> 5.15 report.
  *   dist:FILE    sizes drawn from a distribution file (as `ucopy bench
  *                --dist`), in a long random sequence.
  * and, for --sizes SPEC without a workload, the listed sizes in turn.
@@ -43,9 +43,12 @@ enum workload_kind {
 /* The ring is at least the default tcp_wmem maximum (4 MiB: what one socket
  * may have queued), and twice L2 where L2 is bigger. */
 #define WORKLOAD_TCP_RING_MIN ((size_t)4 << 20)
-/* cold-read: the source region is big enough that one batch (at most about a
+/* cold-read: the source walks 4x the LLC, up to WORKLOAD_COLD_WALK_MAX;
+ * past that its lines are flushed before each batch instead, and a region of
+ * WORKLOAD_COLD_REGION is big enough that one batch (at most about a
  * millisecond of copying, some tens of MB) never comes round to lines it
  * read earlier, which would be cached again. */
+#define WORKLOAD_COLD_WALK_MAX ((size_t)2 << 30)
 #define WORKLOAD_COLD_REGION ((size_t)64 << 20)
 #define WORKLOAD_COLD_MAX_SIZE ((size_t)4 << 20)
 #define WORKLOAD_COLD_DEFAULT ((size_t)4 << 10)

@@ -1,0 +1,447 @@
+/*
+ * test_compare.c - the verdict of `ucopy compare` on synthetic timings with a
+ * known difference and with none, and the workloads' sequences and buffers.
+ *
+ * Synthetic rounds look like the real ones: a drift both variants of a round
+ * share (frequency, a neighbour), noise of their own, and now and then a
+ * batch ruined by an interrupt or preemption.  Seeds are fixed and printed.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compare.h"
+#include "measure.h"
+#include "workload.h"
+
+/*=====   Synthetic rounds   =====*/
+
+/* Approximately normal from the sum of uniforms: enough for noise. */
+static double gauss(struct rng *r)
+{
+	double s = 0;
+	for (int i = 0; i < 12; i++)
+		s += rng_unit(r);
+	return s - 6;
+}
+
+/* n paired rounds: A at 100 ns, B at 100 * ratio, each scaled by the round's
+ * drift, by its own noise (sd `noise`), and spoiled with probability 5%. */
+static void synth(double *a, double *b, size_t n, double ratio, double noise,
+		  uint64_t seed)
+{
+	struct rng r;
+	rng_seed(&r, seed);
+	double drift = 1;
+	for (size_t i = 0; i < n; i++) {
+		drift *= 1 + 0.005 * gauss(&r);
+		if (drift < 0.8 || drift > 1.25)
+			drift = 1;
+		a[i] = 100 * drift * (1 + noise * gauss(&r));
+		b[i] = 100 * ratio * drift * (1 + noise * gauss(&r));
+		if (rng_unit(&r) < 0.05)
+			a[i] *= 2 + 8 * rng_unit(&r);
+		if (rng_unit(&r) < 0.05)
+			b[i] *= 2 + 8 * rng_unit(&r);
+	}
+}
+
+#define N 400
+#define SEEDS 200
+#define NOISY_SEEDS 2000
+
+static void test_identical(void)
+{
+	static double a[N], b[N];
+	unsigned count[6] = { 0 };
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		struct stats_interval q;
+		struct verdict v;
+		synth(a, b, N, 1.0, 0.03, seed);
+		compare_samples(a, b, N, COMPARE_MARGIN, &q, &v);
+		count[v.kind]++;
+		CHECK(v.kind != VERDICT_REGRESSION && v.kind != VERDICT_IMPROVEMENT,
+		      "seed %llu: identical inputs called %s: %s",
+		      (unsigned long long)seed, verdict_name(v.kind), v.text);
+	}
+	/* With 3% noise and 400 rounds the interval is well inside ±1.5%: the
+	 * test must say so, not merely avoid a false alarm. */
+	CHECK(count[VERDICT_EQUIVALENT] >= SEEDS * 95 / 100,
+	      "only %u of %d identical pairs found equivalent (%u slower, %u faster, "
+	      "%u inconclusive)", count[VERDICT_EQUIVALENT], SEEDS,
+	      count[VERDICT_SLOWER], count[VERDICT_FASTER], count[VERDICT_INCONCLUSIVE]);
+	/* Identical, but very noisy and as few rounds as the command allows:
+	 * the interval is wider than the margin, so the margin no longer
+	 * shields it and the level does.  Mostly "inconclusive"; a directional
+	 * claim about as often as the interval errs on that side: with 20
+	 * rounds it is order statistics 6 and 15, each missing with probability
+	 * P(Bin(20, 1/2) <= 5) = 2.07%.  Over 2000 seeds that is 41 +- 6 a
+	 * side; 60 (3%) would mean the interval does not hold its level. */
+	unsigned inconclusive = 0, up = 0, down = 0;
+	for (uint64_t seed = 1; seed <= NOISY_SEEDS; seed++) {
+		struct stats_interval q;
+		struct verdict v;
+		synth(a, b, 20, 1.0, 0.15, seed);
+		compare_samples(a, b, 20, COMPARE_MARGIN, &q, &v);
+		inconclusive += v.kind == VERDICT_INCONCLUSIVE;
+		up += v.kind == VERDICT_REGRESSION || v.kind == VERDICT_SLOWER;
+		down += v.kind == VERDICT_IMPROVEMENT || v.kind == VERDICT_FASTER;
+	}
+	CHECK(up <= NOISY_SEEDS * 3 / 100 && down <= NOISY_SEEDS * 3 / 100,
+	      "noisy identical inputs: %u slower, %u faster of %d (more than 3%%)",
+	      up, down, NOISY_SEEDS);
+	CHECK(inconclusive >= NOISY_SEEDS * 90 / 100,
+	      "noisy identical inputs: only %u of %d inconclusive", inconclusive,
+	      NOISY_SEEDS);
+	printf("  20 noisy rounds, seeds 1..%d: %u inconclusive, %u slower, %u faster\n",
+	       NOISY_SEEDS, inconclusive, up, down);
+	printf("  identical inputs, seeds 1..%d: %u equivalent, %u slower, %u faster, "
+	       "%u inconclusive\n", SEEDS, count[VERDICT_EQUIVALENT],
+	       count[VERDICT_SLOWER], count[VERDICT_FASTER], count[VERDICT_INCONCLUSIVE]);
+	check_group("compare: no false regression on identical inputs");
+}
+
+static void test_known_difference(void)
+{
+	static double a[N], b[N];
+	static const struct {
+		double ratio;
+		enum verdict_kind want;
+		const char *tail;
+	} cases[] = {
+		{ 1.10, VERDICT_REGRESSION, "slower than A (regression)" },
+		{ 1.431, VERDICT_REGRESSION, "slower than A (regression)" },
+		{ 0.88, VERDICT_IMPROVEMENT, "faster than A (improvement)" },
+		{ 1.005, VERDICT_EQUIVALENT, "no significant difference (within ±1.5%)" },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		unsigned covered = 0;
+		for (uint64_t seed = 1; seed <= 50; seed++) {
+			struct stats_interval q;
+			struct verdict v;
+			/* 1% noise: the 0.5% case must be resolvable as within the
+			 * margin, the others as beyond it. */
+			synth(a, b, N, cases[c].ratio, 0.01, seed);
+			compare_samples(a, b, N, COMPARE_MARGIN, &q, &v);
+			CHECK(v.kind == cases[c].want, "ratio %.3f seed %llu: %s (%s)",
+			      cases[c].ratio, (unsigned long long)seed,
+			      verdict_name(v.kind), v.text);
+			size_t tl = strlen(cases[c].tail), vl = strlen(v.text);
+			CHECK(vl >= tl && !strcmp(v.text + vl - tl, cases[c].tail),
+			      "ratio %.3f: text '%s'", cases[c].ratio, v.text);
+			CHECK(fabs(q.est / cases[c].ratio - 1) < 0.01,
+			      "ratio %.3f seed %llu: estimate %.4f", cases[c].ratio,
+			      (unsigned long long)seed, q.est);
+			covered += q.lo <= cases[c].ratio && cases[c].ratio <= q.hi;
+		}
+		CHECK(covered >= 44, "ratio %.3f: the 95%% interval covered it in %u of 50",
+		      cases[c].ratio, covered);
+	}
+	check_group("compare: known differences found, sized and worded");
+}
+
+/* The wording and every branch, on intervals given directly. */
+static void test_verdict_text(void)
+{
+	static const struct {
+		struct stats_interval q;
+		double margin;
+		enum verdict_kind kind;
+		const char *text;
+	} cases[] = {
+		{ { 1.431, 1.425, 1.437 }, 0.015, VERDICT_REGRESSION,
+		  "B is 43.1% slower than A (regression)" },
+		{ { 0.880, 0.874, 0.886 }, 0.015, VERDICT_IMPROVEMENT,
+		  "B is 12.0% faster than A (improvement)" },
+		{ { 1.002, 0.990, 1.010 }, 0.015, VERDICT_EQUIVALENT,
+		  "no significant difference (within ±1.5%)" },
+		/* significant but small: real, and still not a regression */
+		{ { 1.010, 1.004, 1.018 }, 0.015, VERDICT_SLOWER,
+		  "B is 1.0% slower than A (significant, but within the ±1.5% margin)" },
+		{ { 0.990, 0.982, 0.996 }, 0.015, VERDICT_FASTER,
+		  "B is 1.0% faster than A (significant, but within the ±1.5% margin)" },
+		/* inside the margin and excluding 1: the margin decides */
+		{ { 1.006, 1.004, 1.008 }, 0.015, VERDICT_EQUIVALENT,
+		  "no significant difference (within ±1.5%)" },
+		{ { 1.020, 0.990, 1.050 }, 0.015, VERDICT_INCONCLUSIVE, NULL },
+		{ { 1.020, 1.001, 1.040 }, 0.015, VERDICT_SLOWER,
+		  "B is 2.0% slower than A (significant, but perhaps within the ±1.5% margin)" },
+		{ { 1.020, 1.016, 1.025 }, 0.015, VERDICT_REGRESSION,
+		  "B is 2.0% slower than A (regression)" },
+		{ { 1.020, 0.990, 1.040 }, 0.05, VERDICT_EQUIVALENT,
+		  "no significant difference (within ±5%)" },
+		{ { NAN, NAN, NAN }, 0.015, VERDICT_INCONCLUSIVE, NULL },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct verdict v;
+		compare_verdict(&cases[i].q, cases[i].margin, &v);
+		CHECK(v.kind == cases[i].kind, "case %zu: %s, expected %s", i,
+		      verdict_name(v.kind), verdict_name(cases[i].kind));
+		if (cases[i].text)
+			CHECK(!strcmp(v.text, cases[i].text), "case %zu: '%s'", i, v.text);
+		CHECK(v.text[0], "case %zu: no text", i);
+	}
+	struct stats_interval q;
+	struct verdict v;
+	double one = 1;
+	CHECK(compare_samples(&one, &one, 0, 0.015, &q, &v) < 0 &&
+	      v.kind == VERDICT_INCONCLUSIVE, "no samples: %s", verdict_name(v.kind));
+	check_group("compare: verdict branches and wording");
+}
+
+/*=====   Workloads   =====*/
+
+static int setup(struct workload *w, const char *name, const char *dist,
+		 const char *sizes, const char *cache, char *err, size_t errlen)
+{
+	struct workload_opts o = { name, dist, sizes, cache, 42 };
+	return workload_setup(w, &o, err, errlen);
+}
+
+/* A variant that records where each copy went instead of copying. */
+struct rec {
+	size_t n, cap;
+	const char **src;
+	char **dst;
+	size_t *len;
+};
+
+static void record(void *ctx, void *dst, const void *src, size_t n)
+{
+	struct rec *r = ctx;
+	if (r->n < r->cap) {
+		r->src[r->n] = src;
+		r->dst[r->n] = dst;
+		r->len[r->n] = n;
+	}
+	r->n++;
+}
+
+static int run_recorded(struct workload *w, struct rec *r)
+{
+	r->cap = (size_t)1 << 20;
+	r->n = 0;
+	r->src = malloc(r->cap * sizeof *r->src);
+	r->dst = malloc(r->cap * sizeof *r->dst);
+	r->len = malloc(r->cap * sizeof *r->len);
+	struct variant v;
+	variant_call(&v, "record", record, r);
+	struct measure *m = measure_new();
+	struct measure_opts o = { .seconds = 0.02, .min_rounds = 5, .max_rounds = 50 };
+	struct cell_result res;
+	char err[256];
+	int rc = !r->src || !r->dst || !r->len || !m ||
+		 measure_cell(m, &v, 1, &w->cell, &o, &res, err, sizeof err) < 0;
+	if (!rc)
+		cell_result_free(&res);
+	measure_free(m);
+	if (r->n > r->cap)
+		r->n = r->cap;
+	return rc ? -1 : 0;
+}
+
+static void rec_free(struct rec *r)
+{
+	free(r->src);
+	free(r->dst);
+	free(r->len);
+}
+
+static void test_tcp(void)
+{
+	struct workload w;
+	char err[256];
+	CHECK(setup(&w, "tcp-sendmsg", NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	size_t l2 = ucopy_cpu()->l2, chunk = (size_t)32 << 10;
+	CHECK(w.seq.len == 1 && w.seq.op[0].n == chunk, "sizes: %zu x %zu", w.seq.len,
+	      w.seq.op[0].n);
+	CHECK(w.cell.src.region == (size_t)32 << 20, "user buffer %zu", w.cell.src.region);
+	size_t ring = w.cell.dst.region;
+	CHECK(ring > l2 && ring >= (size_t)4 << 20 && ring % chunk == 0,
+	      "ring %zu (L2 %zu)", ring, l2);
+	CHECK(w.cell.sequential && !w.cell.src.flush && !w.cell.dst.flush,
+	      "both sides stream in order");
+	CHECK(w.unit_copies == 1024, "a 32 MiB payload is 1024 copies, not %zu",
+	      w.unit_copies);
+
+	/* What measure_cell() actually does with it: 32 KiB copies, the
+	 * source stepping through 32 MiB in order, the destination round a
+	 * ring of 32 KiB pages. */
+	struct rec r;
+	if (run_recorded(&w, &r) < 0) {
+		CHECK(0, "measuring the recorder failed");
+	} else {
+		CHECK(r.n > 100, "only %zu copies", r.n);
+		size_t bad_len = 0, bad_src = 0, bad_dst = 0;
+		const char *s0 = r.src[0];
+		char *d0 = r.dst[0];
+		for (size_t i = 0; i < r.n; i++) {
+			bad_len += r.len[i] != chunk;
+			/* slot index advances by one each copy, wrapping */
+			size_t si = (size_t)(r.src[i] - s0) / chunk % 1024;
+			size_t di = (size_t)(r.dst[i] - d0) / chunk % (ring / chunk);
+			bad_src += (r.src[i] - s0) % (long)chunk != 0 || si != i % 1024 ||
+				   r.src[i] < s0 || r.src[i] >= s0 + ((size_t)32 << 20);
+			bad_dst += (r.dst[i] - d0) % (long)chunk != 0 ||
+				   di != i % (ring / chunk) || r.dst[i] < d0 ||
+				   r.dst[i] >= d0 + ring;
+		}
+		CHECK(!bad_len && !bad_src && !bad_dst,
+		      "%zu copies: %zu bad sizes, %zu out-of-order sources, %zu "
+		      "out-of-order destinations", r.n, bad_len, bad_src, bad_dst);
+	}
+	rec_free(&r);
+	workload_free(&w);
+	check_group("workload tcp-sendmsg: 32 KiB copies, 32 MiB source, ring > L2");
+}
+
+static void test_aio(void)
+{
+	struct workload w;
+	char err[256];
+	CHECK(setup(&w, "aio-poll", NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(w.seq.len == 2 && w.seq.op[0].n == 64 && w.seq.op[1].n == 32,
+	      "sequence is not 64, 32");
+	CHECK(w.cell.src.region == 0 && w.cell.dst.region == 0, "not hot");
+	CHECK(w.unit_copies == 2, "unit %zu", w.unit_copies);
+	struct rec r;
+	if (run_recorded(&w, &r) < 0) {
+		CHECK(0, "measuring the recorder failed");
+	} else {
+		/* Batches continue the sequence where the last one stopped, so
+		 * the sizes alternate across the whole run after the warm-up. */
+		size_t n64 = 0, n32 = 0, same = 0, moved = 0;
+		for (size_t i = 0; i < r.n; i++) {
+			n64 += r.len[i] == 64;
+			n32 += r.len[i] == 32;
+			same += i && r.len[i] == r.len[i - 1];
+			moved += r.src[i] != r.src[0] || r.dst[i] != r.dst[0];
+		}
+		CHECK(n64 + n32 == r.n, "%zu copies of other sizes", r.n - n64 - n32);
+		CHECK(n64 > 0 && n32 > 0 && (n64 > n32 ? n64 - n32 : n32 - n64) <= 64,
+		      "64-byte %zu, 32-byte %zu", n64, n32);
+		CHECK(same <= 64, "%zu of %zu copies repeat the size before", same, r.n);
+		CHECK(!moved, "%zu copies left the hot buffers", moved);
+	}
+	rec_free(&r);
+	workload_free(&w);
+
+	CHECK(setup(&w, "aio-poll", NULL, NULL, "warm", err, sizeof err) == 0, "%s", err);
+	CHECK(w.cell.src.region > 0 && !strcmp(w.cache, "warm"), "--cache warm ignored");
+	workload_free(&w);
+	check_group("workload aio-poll: 64- and 32-byte copies in turn, hot");
+}
+
+static void test_cold(void)
+{
+	struct workload w;
+	char err[256];
+	const struct ucopy_cpu *cpu = ucopy_cpu();
+	size_t llc = cpu->l3 ? cpu->l3 : cpu->l2 ? cpu->l2 : (size_t)32 << 20;
+	CHECK(setup(&w, "cold-read", NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(w.seq.len == 1 && w.seq.op[0].n == 4096, "default size %zu", w.seq.op[0].n);
+	/* Cold: either every line flushed, or a walk of 4x the LLC. */
+	CHECK(w.cell.src.flush || w.cell.src.region + 4096 >= 4 * llc,
+	      "source region %zu for LLC %zu, not flushed", w.cell.src.region, llc);
+	CHECK(!w.cell.sequential, "a streamed source would be prefetched");
+	CHECK(w.cell.dst.region == 0 && !w.cell.dst.flush, "destination not hot");
+	workload_free(&w);
+
+	CHECK(setup(&w, "cold-read", NULL, "16K", NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(w.seq.len == 1 && w.seq.op[0].n == 16384, "--sizes 16K ignored");
+	CHECK(w.cell.src.region >= 16 * 16384, "region %zu", w.cell.src.region);
+	workload_free(&w);
+	CHECK(setup(&w, "cold-read", NULL, "64,4K", NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(w.seq.len == 2 && w.seq.op[0].n == 64 && w.seq.op[1].n == 4096,
+	      "--sizes 64,4K");
+	workload_free(&w);
+	check_group("workload cold-read: 4 KiB (or --sizes) from an uncached source");
+}
+
+static void test_dist_and_sizes(void)
+{
+	struct workload w;
+	char err[256], path[] = "/tmp/ucopy-test-dist-XXXXXX";
+	int fd = mkstemp(path);
+	const char text[] = "# plain format\n64 3\n4K 1\n";
+	CHECK(fd >= 0 && write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1),
+	      "temporary file");
+	if (fd >= 0)
+		close(fd);
+
+	CHECK(setup(&w, NULL, path, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	size_t n64 = 0, other = 0;
+	for (size_t i = 0; i < w.seq.len; i++) {
+		n64 += w.seq.op[i].n == 64;
+		other += w.seq.op[i].n != 64 && w.seq.op[i].n != 4096;
+	}
+	CHECK(w.seq.len == WORKLOAD_SEQ_LEN && !other, "sequence of %zu, %zu stray sizes",
+	      w.seq.len, other);
+	CHECK(fabs((double)n64 / (double)w.seq.len - 0.75) < 0.02,
+	      "64-byte share %.3f, expected 0.75", (double)n64 / (double)w.seq.len);
+	CHECK(!strncmp(w.name, "dist:", 5), "name '%s'", w.name);
+	workload_free(&w);
+
+	/* dist:FILE is the same as --dist FILE. */
+	char name[64];
+	snprintf(name, sizeof name, "dist:%s", path);
+	CHECK(setup(&w, name, NULL, NULL, "cold", err, sizeof err) == 0, "%s", err);
+	CHECK(w.kind == WORKLOAD_DIST && w.cell.src.region > 0, "dist:FILE --cache cold");
+	workload_free(&w);
+	unlink(path);
+
+	CHECK(setup(&w, NULL, NULL, "64,32", NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(w.kind == WORKLOAD_SIZES && w.seq.len == 2 && w.seq.op[0].n == 64 &&
+	      w.seq.op[1].n == 32, "--sizes 64,32");
+	workload_free(&w);
+	check_group("workload dist:FILE and --sizes");
+}
+
+static void test_errors(void)
+{
+	static const struct {
+		const char *name, *dist, *sizes, *cache, *msg;
+	} cases[] = {
+		{ "tcp", NULL, NULL, NULL, "unknown workload 'tcp'" },
+		{ "aio-poll", "x.csv", NULL, NULL, "--workload and --dist" },
+		{ NULL, "x.csv", "64", NULL, "--dist draws its own sizes" },
+		{ "tcp-sendmsg", NULL, "64", NULL, "--sizes does not apply" },
+		{ "aio-poll", NULL, "64", NULL, "--sizes does not apply" },
+		{ "tcp-sendmsg", NULL, NULL, "hot", "--cache does not apply" },
+		{ "cold-read", NULL, NULL, "cold", "--cache does not apply" },
+		{ NULL, NULL, "64", "lukewarm", "bad cache state 'lukewarm'" },
+		{ NULL, NULL, NULL, NULL, "no workload" },
+		{ "dist:", NULL, NULL, NULL, "names no file" },
+		{ NULL, "/nonexistent/ucopy.csv", NULL, NULL, "/nonexistent/ucopy.csv" },
+		{ NULL, NULL, "12Q", NULL, "12Q" },
+		{ NULL, NULL, "0", NULL, "0 bytes" },
+		{ "cold-read", NULL, "8M", NULL, "--sizes" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct workload w;
+		char err[256] = "";
+		int rc = setup(&w, cases[i].name, cases[i].dist, cases[i].sizes,
+			       cases[i].cache, err, sizeof err);
+		CHECK(rc == -1, "case %zu: rc %d", i, rc);
+		CHECK(strstr(err, cases[i].msg), "case %zu: '%s' does not say '%s'", i,
+		      err, cases[i].msg);
+	}
+	check_group("workload: bad input named");
+}
+
+int main(void)
+{
+	test_verdict_text();
+	test_identical();
+	test_known_difference();
+	test_tcp();
+	test_aio();
+	test_cold();
+	test_dist_and_sizes();
+	test_errors();
+	return check_exit();
+}
