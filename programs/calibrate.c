@@ -751,11 +751,20 @@ static int make_parent(char *path)
 	return 0;
 }
 
-/* Written beside the target and renamed over it, so a program starting
- * meanwhile reads the old profile or the new one, never half of one. */
-static int save(struct run *r, const char *path, int mkdirs)
-{
+/* The profile is written beside its target and renamed over it, so a
+ * program starting meanwhile reads the old profile or the new one, never half
+ * of one.  The file is created before anything is measured, so that a path
+ * that cannot be written fails at once, not after the run. */
+struct output {
+	const char *path;
 	char tmp[4200];
+	FILE *f;
+};
+
+static int output_open(struct output *o, const char *path, int mkdirs)
+{
+	o->path = path;
+	o->f = NULL;
 	if (mkdirs) {
 		char copy[4200];
 		snprintf(copy, sizeof copy, "%s", path);
@@ -765,24 +774,41 @@ static int save(struct run *r, const char *path, int mkdirs)
 			return -1;
 		}
 	}
-	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+	if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path,
+			     (long)getpid()) >= sizeof o->tmp) {
 		cli_error("profile path '%.64s...' is too long", path);
 		return -1;
 	}
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = calibration_write(&r->cal, f);
-	if (fclose(f) || rc) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
+	return 0;
+}
+
+static void output_abandon(struct output *o)
+{
+	if (o->f) {
+		fclose(o->f);
+		unlink(o->tmp);
+		o->f = NULL;
+	}
+}
+
+static int output_commit(struct output *o, const struct calibration *cal)
+{
+	int rc = calibration_write(cal, o->f);
+	int e = errno;
+	if (fclose(o->f) || rc) {
+		cli_error("cannot write '%s': %s", o->path, strerror(rc ? e : errno));
+		unlink(o->tmp);
 		return -1;
 	}
-	if (rename(tmp, path)) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
+	o->f = NULL;
+	if (rename(o->tmp, o->path)) {
+		cli_error("cannot write '%s': %s", o->path, strerror(errno));
+		unlink(o->tmp);
 		return -1;
 	}
 	return 0;
@@ -978,8 +1004,12 @@ int cmd_calibrate(int argc, char **argv)
 	calibration_init(&r.cal);
 	r.verbose = r.verbose && !r.quiet;
 	r.progress = !r.quiet && (r.verbose || isatty(2));
+	struct output out;
+	if (output_open(&out, path, r.out == NULL))
+		return EXIT_FAIL;
 	r.m = measure_new();
 	if (!r.m) {
+		output_abandon(&out);
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
@@ -1001,16 +1031,13 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	progress_end(&r);
 	measure_free(r.m);
-	if (rc) {
-		cli_error("measuring failed: %s", r.err);
-		return EXIT_FAIL;
-	}
-	if (r.cal.policy.nrules == 0) {
-		cli_error("no kernel could be measured");
+	if (rc || r.cal.policy.nrules == 0) {
+		output_abandon(&out);
+		cli_error("measuring failed: %s", rc ? r.err : "no kernel could be timed");
 		return EXIT_FAIL;
 	}
 	say(&r, "measured in %.1f s", clock_seconds() - r.started);
-	if (save(&r, path, r.out == NULL))
+	if (output_commit(&out, &r.cal))
 		return EXIT_FAIL;
 	if (!r.quiet)
 		report(&r, path);

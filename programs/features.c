@@ -18,7 +18,8 @@ void help_features(FILE *f)
 	      "  --json   one JSON object: cpu {vendor, family, model, stepping, brand},\n"
 	      "           features [names present], caches {l1d, l2, l3} in bytes,\n"
 	      "           kernels [{name, supported}], policy, policy_source,\n"
-	      "           policy_reason\n", f);
+	      "           policy_reason, profile (the calibration profile looked\n"
+	      "           at, or \"\"), version\n", f);
 }
 
 static void print_json(const struct ucopy_cpu *c, const char *policy,

@@ -1,0 +1,104 @@
+# CLI tests: ucopy calibrate on a tiny budget, the profile it writes, and how
+# the library and `ucopy features` treat good and bad profiles.
+. tests/cli/lib.sh
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+prof=$dir/profile
+
+# A tiny budget: about a second in all.
+run calibrate --seconds 0.3 --max-size 64K -o "$prof"
+expect "calibrate: tiny budget succeeds and prints the policy" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^policy ' '$out' && grep -q '^gain ' '$out' && grep -q '^profile   $prof\$' '$out' && [ ! -s '$err' ]"
+expect "calibrate: the profile has its parts" \
+	sh -c "head -1 '$prof' | grep -qx 'ucopy-profile 1' && tail -1 '$prof' | grep -qx end && grep -q '^policy ' '$prof' && grep -q '^measure hot 64K ' '$prof' && grep -q '^measure cold ' '$prof' && grep -q '^distance 64 0/1 ' '$prof' && grep -q '^cpu.features ' '$prof'"
+
+policy=$(sed -n 's/^policy //p' "$prof")
+UCOPY_PROFILE=$prof run features --json
+expect "features: the profile is loaded" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "profile", d
+assert d["policy"] == sys.argv[2], (d["policy"], sys.argv[2])
+assert d["profile"] == sys.argv[3] and d["policy_reason"] == "", d
+' "$out" "$policy" "$prof"
+
+UCOPY_PROFILE=$prof run features
+expect "features: text names the profile" grep -q "^source    profile ($prof)" "$out"
+
+UCOPY_PROFILE=$prof UCOPY_POLICY=auto run features --json
+expect "UCOPY_POLICY wins over the profile" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "UCOPY_POLICY", d
+' "$out"
+
+UCOPY_PROFILE=$prof UCOPY_POLICY=calibrated run features --json
+expect "UCOPY_POLICY=calibrated is the profile's policy" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "UCOPY_POLICY" and d["policy"] == sys.argv[2], d
+' "$out" "$policy"
+
+# Rejected profiles: auto, and the reason names the file and line.
+rejected() {
+	name=$1 file=$2 pattern=$3
+	UCOPY_PROFILE=$file run features --json
+	expect "$name" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "default", d
+assert d["profile"] == sys.argv[2], d
+r = d["policy_reason"]
+assert r.startswith("profile ignored: " + sys.argv[2]) and sys.argv[3] in r, r
+' "$out" "$file" "$pattern"
+}
+sed 's/^cpu.model .*/cpu.model 1/' "$prof" >"$dir/other-cpu"
+rejected "another CPU's profile falls back to auto" "$dir/other-cpu" "measured on another CPU"
+head -n 8 "$prof" >"$dir/truncated"
+rejected "a truncated profile falls back to auto" "$dir/truncated" "truncated"
+sed 's/^policy .*/policy 64:word,warp9/' "$prof" >"$dir/unknown"
+rejected "an unknown kernel falls back to auto" "$dir/unknown" "unknown kernel 'warp9'"
+rejected "a missing profile falls back to auto" "$dir/missing" "cannot open"
+rejected "a directory falls back to auto" "$dir" "cannot read"
+if [ "$(id -u)" -ne 0 ]; then
+	cp "$prof" "$dir/unreadable" && chmod 0 "$dir/unreadable"
+	rejected "an unreadable profile falls back to auto" "$dir/unreadable" "Permission denied"
+fi
+
+UCOPY_PROFILE=$dir/other-cpu run features
+expect "features: text says why the profile was ignored" \
+	sh -c "grep -q '^source    default' '$out' && grep -q \"^reason    profile ignored: $dir/other-cpu:[0-9]*: measured on another CPU\" '$out'"
+
+# The default path: $XDG_CACHE_HOME/ucopy/profile, created and then used.
+XDG_CACHE_HOME=$dir/cache run calibrate --seconds 0.2 --max-size 4K -q
+expect "calibrate: -q prints nothing and saves to the default path" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] && [ ! -s '$err' ] && [ -f '$dir/cache/ucopy/profile' ]"
+XDG_CACHE_HOME=$dir/cache run features --json
+expect "features: the profile at the default path is loaded" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "profile" and d["profile"] == sys.argv[2], d
+' "$out" "$dir/cache/ucopy/profile"
+XDG_CACHE_HOME=$dir/nothing-here run features --json
+expect "features: no profile at the default path is no error" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy_source"] == "default" and d["profile"] == "" and d["policy_reason"] == "", d
+' "$out"
+
+run calibrate --seconds 0.1 --max-size 64 -o "$dir/no/such/dir/profile"
+expect "calibrate: an unwritable -o fails with exit 1" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"cannot write '$dir/no/such/dir/profile'\" '$err'"
+
+usage_error "calibrate: --seconds 0" "bad number of seconds '0'" calibrate --seconds 0
+usage_error "calibrate: --seconds abc" "bad number of seconds 'abc'" calibrate --seconds abc
+usage_error "calibrate: --seconds without a value" "needs a value" calibrate --seconds
+usage_error "calibrate: --max-size 12Q" "bad size '12Q'" calibrate --max-size 12Q
+usage_error "calibrate: --max-size too small" "bad --max-size '8'" calibrate --max-size 8
+usage_error "calibrate: -o without a file" "needs a file name" calibrate -o
+usage_error "calibrate: unknown option" "unknown option '--fast'" calibrate --fast
+usage_error "calibrate: stray argument" "unexpected argument 'now'" calibrate now
+usage_error "calibrate: -v with -q" "contradict" calibrate -v -q
+run help calibrate
+expect "help calibrate" sh -c "[ $rc -eq 0 ] && grep -q 'usage: ucopy calibrate' '$out'"
