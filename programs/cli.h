@@ -28,6 +28,8 @@ int cmd_compare(int argc, char **argv);
 void help_compare(FILE *f);
 int cmd_calibrate(int argc, char **argv);
 void help_calibrate(FILE *f);
+int cmd_report(int argc, char **argv);
+void help_report(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,6 +15,8 @@ static const struct command commands[] = {
 	  cmd_compare, help_compare },
 	{ "calibrate", "measure this machine, derive the calibrated policy, save a profile",
 	  cmd_calibrate, help_calibrate },
+	{ "report", "run the lab and write one self-contained HTML report with charts",
+	  cmd_report, help_report },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,0 +1,181 @@
+/*
+ * report.h - what `ucopy report` measured, shared by the command (report.c:
+ * measuring, JSON) and the page (report_page.c: HTML, charts, findings).
+ *
+ * Every number the page shows lives here, so --json can write all of them
+ * and the page cannot show one the JSON lacks.  Missing measurements are NaN
+ * (JSON null); a section that did not run has n == 0 and a reason.
+ */
+#ifndef UCOPY_REPORT_H
+#define UCOPY_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+
+#define REPORT_NAME 64
+
+/* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
+struct report_variant {
+	char name[REPORT_NAME];   /* "avx2", "libc", "ucopy" */
+	char label[REPORT_NAME];  /* legend text: "ucopy (auto)" */
+};
+
+/* A sweep over sizes in one cache state; arrays are [variant * nsize + i]. */
+struct report_sweep {
+	const char *cache;        /* "hot", "cold" */
+	size_t nsize, nvar;
+	size_t *size;
+	double *ns, *p10, *p90, *gbps;
+	struct stats_interval *vs_libc;  /* time / libc's time, paired */
+	struct stats_interval *vs_best;  /* time / the fastest kernel's */
+	size_t *rounds;           /* per size */
+};
+
+/* The cliff matrix, measured for ucopy_memcpy and libc.  Two planes per
+ * size and source alignment: the destination's alignment with the two far
+ * apart (dst - src = 2048 + dst_align - src_align), and the distance
+ * dst - src with the destination placed exactly that far after the source.
+ * Columns are the nda alignments, then the nd distances. */
+struct report_cliff {
+	size_t nsize, nsa, nda, nd;
+	size_t *size;
+	uint32_t *sa, *da, *d;
+	size_t nvar;              /* 2: ucopy, libc */
+	/* [((v * nsize + s) * nsa + a) * ncol + c] */
+	double *ns;
+	double *slowdown;         /* ns / the median of (v, s) */
+	/* [v * nsize + s] */
+	double *median, *worst;
+	size_t *worst_cell;       /* (a * ncol + c) of the worst */
+	int sampled;              /* axes cut down to fit the budget */
+};
+
+static inline size_t report_cliff_ncol(const struct report_cliff *c)
+{
+	return c->nda + c->nd;
+}
+
+/* The page offsets a cliff cell copies between. */
+void report_cliff_offsets(const struct report_cliff *c, size_t a, size_t col,
+			  uint32_t *src_off, uint32_t *dst_off);
+
+/* Each kernel's time at a few distances dst - src (mod 4096) against its
+ * time half a page apart: the kernel-level cliffs the calibration avoids.
+ * ns [(k * nsize + s) * nd + j], control [k * nsize + s]. */
+struct report_probes {
+	size_t nsize, nk, nd;
+	size_t *size;
+	uint32_t *d;
+	double *ns, *control;
+	double *worst;            /* [k * nsize + s]: max over j of ns / control,
+				     or the ratio re-timed when that is less */
+};
+
+/* Named policies on the built-in workloads. [p * nwork + w] */
+struct report_workloads {
+	size_t npol, nwork;
+	char (*pol_name)[REPORT_NAME];
+	char (*pol_text)[256];
+	char (*work_name)[REPORT_NAME];
+	char (*work_what)[256];
+	double *ns;               /* median ns per copy */
+	struct stats_interval *vs_best;  /* time / the best policy's, paired */
+	size_t *best;             /* per workload: the best policy */
+	char reason[256];         /* why it did not run, or "" */
+};
+
+/* ucopy_memcpy against libc on copy sequences: one row per size class or
+ * distribution. */
+struct report_ab {
+	size_t n;
+	char (*name)[REPORT_NAME];
+	char (*what)[256];
+	size_t *lo, *hi;          /* size classes: the range; else 0 */
+	double *mean_size;
+	double *ns_ucopy, *ns_libc;
+	struct stats_interval *ratio;  /* ucopy / libc */
+	char reason[256];
+};
+
+/* A threshold of the recommended policy and the ratios either side of it
+ * (the upper kernel's time over the lower's; NaN when inherited). */
+struct report_threshold {
+	size_t limit;
+	char from[REPORT_NAME], to[REPORT_NAME];
+	int inherited;            /* kept from "auto", beyond the sweep */
+	size_t below, at;
+	double ratio_below, ratio_at;
+};
+
+/* The policy the report recommends for this machine: calibrate's derivation
+ * (calibration.h) run on the report's sweep and probes. */
+struct report_policy {
+	char source[64];          /* "calibration" */
+	char text[512];           /* policy text */
+	char active[512];         /* what ucopy_memcpy uses now */
+	char active_source[32];
+	double gain_auto, gain_libc;  /* expected speedup, NaN when unknown */
+	char note[256];
+	size_t nthr;
+	struct report_threshold thr[16];
+};
+
+/* A crossover: where kernel b starts to beat kernel a as size grows (or the
+ * reverse), from the hot sweep, at the geometric middle of the two sizes. */
+struct report_crossover {
+	char a[REPORT_NAME], b[REPORT_NAME];
+	char cache[8];
+	double size;              /* bytes */
+	size_t below, above;      /* the two measured sizes either side */
+	double ratio_below, ratio_above;  /* b / a on either side */
+};
+
+/* A run of sizes with one fastest kernel. */
+struct report_segment {
+	char kernel[REPORT_NAME];
+	char cache[8];
+	size_t from, to;
+	double margin;            /* geometric mean of runner-up / winner */
+};
+
+struct report {
+	/* What was asked. */
+	double budget;
+	int quick;
+	uint64_t seed;
+	char command[512];
+	/* The machine. */
+	char date[32];
+	char cpu_line[256];
+	char features[256];
+	double elapsed;           /* seconds the measuring took */
+	const char *timer;
+
+	size_t nvar;
+	struct report_variant *var;   /* the sweep's variants; libc, ucopy last */
+	size_t ilibc, iucopy;         /* kernels are 0 .. ilibc-1 */
+	int cold_skipped;             /* --quick: no cold sweep */
+	struct report_sweep hot, cold;
+	struct report_cliff cliff;
+	struct report_probes probes;
+	struct report_workloads work;
+	struct report_ab classes, dists;
+	struct report_policy policy;
+	size_t ncross;
+	struct report_crossover cross[64];
+	size_t nseg;
+	struct report_segment seg[64];
+	size_t nfind;
+	char find[16][512];       /* the "what this means" sentences */
+};
+
+/* Derives crossovers, segments, the recommended policy and the findings
+ * from the measurements (report_page.c). */
+void report_analyse(struct report *r);
+/* Writes the page. */
+void report_write_html(FILE *f, const struct report *r);
+
+#endif

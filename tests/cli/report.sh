@@ -1,0 +1,151 @@
+# CLI tests: ucopy report on a tiny budget.  The page is checked with an
+# HTML parser against the JSON written beside it: three charts, one series
+# per measured variant, the sweep's point counts, every table row, and no
+# external reference.  Then the error cases.
+. tests/cli/lib.sh
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+dists=
+[ -d ../shared/data/fleetbench ] && dists="--dist-dir ../shared/data/fleetbench"
+
+run report --quick --seconds 2 -q -o "$dir/r.html" --json "$dir/r.json" $dists
+expect "report --quick: exit 0, nothing on stdout or stderr" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] && [ ! -s '$err' ] && [ -s '$dir/r.html' ] && [ -s '$dir/r.json' ]"
+
+cat >"$dir/check.py" <<'PY'
+import json, re, sys
+from html.parser import HTMLParser
+
+page, data = sys.argv[1], json.load(open(sys.argv[2]))
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "source", "track", "wbr"}
+# SVG children written self-closed (<line/>, <rect/>) need no end tag.
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.elems = [], [], []
+        self.style = ""
+        self.in_style = False
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.elems.append((tag, a, [t for t, _ in self.stack]))
+        self.stack.append((tag, a))
+        if tag in VOID:
+            self.stack.pop()
+        self.in_style = tag == "style"
+    def handle_startendtag(self, tag, attrs):
+        self.elems.append((tag, dict(attrs), [t for t, _ in self.stack]))
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.errors.append("unbalanced </%s> (open: %s)" % (tag, [t for t, _ in self.stack[-3:]]))
+            return
+        self.stack.pop()
+        self.in_style = False
+    def handle_data(self, d):
+        if self.in_style:
+            self.style += d
+
+p = Page()
+text = open(page, encoding="utf-8").read()
+p.feed(text)
+p.close()
+fails = []
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+check(not p.errors, "parse: %s" % p.errors[:3])
+check(not p.stack, "unclosed elements: %s" % [t for t, _ in p.stack])
+check(text.startswith("<!DOCTYPE html>"), "doctype")
+
+# Self-contained: no external URL, no script, no stylesheet import.
+for tag, a, _ in p.elems:
+    for k in ("src", "href", "xlink:href", "action", "data"):
+        v = a.get(k) or ""
+        check(not re.match(r"\s*(https?:)?//", v), "external %s=%s on <%s>" % (k, v, tag))
+    check(tag not in ("script", "link", "iframe", "img", "object"), "<%s> in page" % tag)
+check("http://" not in text and "https://" not in text, "an http(s) URL in the page")
+check("@import" not in p.style and "url(" not in p.style, "@import or url() in the stylesheet")
+
+svgs = {a.get("id"): a for tag, a, _ in p.elems if tag == "svg"}
+for sid in ("chart-ns", "chart-gbps", "chart-cliff"):
+    check(sid in svgs, "svg #%s" % sid)
+
+# Which svg each element is in: track by order of appearance.
+owner, cur = [], None
+for tag, a, anc in p.elems:
+    if tag == "svg":
+        cur = a.get("id")
+    elif "svg" not in anc:
+        cur = None
+    owner.append(cur)
+def in_chart(chart, tag, cls):
+    return [a for (t, a, anc), o in zip(p.elems, owner)
+            if o == chart and t == tag and cls in (a.get("class") or "").split()]
+
+hot = next(s for s in data["sweep"] if s["cache"] == "hot")
+names = [s["name"] for s in hot["series"]]
+check(len(names) >= 3 and "libc" in names and "ucopy" in names, "hot series %s" % names)
+for chart, key in (("chart-ns", "ns_median"), ("chart-gbps", "gbps")):
+    paths = in_chart(chart, "path", "series")
+    got = {a["data-series"]: a for a in paths}
+    check(sorted(got) == sorted(names), "%s series %s != %s" % (chart, sorted(got), sorted(names)))
+    check(len(paths) == len(names), "%s: one path per series" % chart)
+    for s in hot["series"]:
+        a = got.get(s["name"])
+        if not a:
+            continue
+        want = sum(1 for pt in s["points"] if pt[key] is not None and pt[key] > 0)
+        check(int(a["data-points"]) == want, "%s %s: %s points, JSON %d" % (chart, s["name"], a["data-points"], want))
+        check(len(re.findall(r"[ML]", a["d"])) == want, "%s %s: path has %d points" % (chart, s["name"], len(re.findall(r"[ML]", a["d"]))))
+        check(want == len(hot["sizes"]), "%s %s: %d of %d sizes measured" % (chart, s["name"], want, len(hot["sizes"])))
+    hl = [a for a in paths if "hl" in a["class"].split()]
+    check([a["data-series"] for a in hl] == ["libc"], "%s: libc highlighted" % chart)
+
+cells = in_chart("chart-cliff", "rect", "cell")
+want = sum(1 for v in data["cliff"]["variants"] for c in v["cells"] if c["slowdown"] is not None)
+check(len(cells) == want and want > 0, "cliff cells %d, JSON %d" % (len(cells), want))
+
+def rows(tid):
+    t = None
+    out = []
+    for (tag, a, anc), o in zip(p.elems, owner):
+        if tag == "table":
+            t = a.get("id")
+        if tag == "tr" and t == tid and a.get("data-row") is not None:
+            out.append(a["data-row"])
+    return out
+check(len(rows("t-segments")) == len(data["segments"]), "segments rows")
+check(len(rows("t-crossovers")) == len(data["crossovers"]), "crossover rows")
+check(rows("t-policy") == ["active", "recommended"], "policy rows %s" % rows("t-policy"))
+check(len(rows("t-thresholds")) == len(data["policy"]["thresholds"]), "threshold rows")
+check(len(rows("t-cliff")) == 2 * len(data["cliff"]["sizes"]), "cliff rows")
+check(rows("t-probes") == [k["name"] for k in data["probes"]["kernels"]], "probe rows")
+w = data["workloads"]
+check(rows("t-workloads") == [q["name"] for q in w["policies"]] + ["fastest-ns"], "workload rows %s" % rows("t-workloads"))
+check(len(w["workloads"]) == 3, "three workloads: %s" % [x["name"] for x in w["workloads"]])
+check(rows("t-classes") == [r["name"] for r in data["classes"]["rows"]] and data["classes"]["rows"], "class rows")
+check(rows("t-dists") == [r["name"] for r in data["distributions"]["rows"]], "distribution rows")
+check(len(data["findings"]) >= 3, "findings: %s" % data["findings"])
+check(text.count("<li>") >= len(data["findings"]), "findings listed")
+for k in ("cpu", "features", "caches"):
+    check(k in data["machine"], "machine.%s" % k)
+for label in ("CPU", "Features", "Caches", "Kernel", "Compiler", "ucopy", "Date", "Budget"):
+    check("<dt>%s</dt>" % label in text, "header %s" % label)
+if fails:
+    print("\n".join(fails[:12]))
+    sys.exit(1)
+PY
+expect "report: the page parses and matches its JSON" python3 "$dir/check.py" "$dir/r.html" "$dir/r.json"
+
+usage_error "report: bad budget" "bad budget '0'" report --seconds 0
+usage_error "report: budget not a number" "bad budget 'soon'" report --seconds soon
+usage_error "report: unknown option" "unknown option '--pdf'" report --pdf
+usage_error "report: stray argument" "unexpected argument 'extra'" report extra
+usage_error "report: -o without a value" "option '-o' needs a value" report -o
+usage_error "report: missing --dist-dir" "bad --dist-dir '/nonexistent'" report --dist-dir /nonexistent
+usage_error "report: -q and -v" "contradict" report -q -v
+usage_error "report: --json onto the page" "bad --json path" report -o "$dir/x.html" --json "$dir/x.html"
+usage_error "report: unwritable output" "cannot write '/nonexistent/r.html'" report -o /nonexistent/r.html
