@@ -123,6 +123,7 @@ enum ucopy_feature {
 	UCOPY_FEAT_AVX512F,
 	UCOPY_FEAT_AVX512BW,
 	UCOPY_FEAT_AVX512VL,
+	UCOPY_FEAT_AVX_VNNI, /* VEX AVX-VNNI: with AVX-512, zmm costs no clock */
 	UCOPY_FEAT_ERMS,     /* enhanced rep movsb/stosb */
 	UCOPY_FEAT_FSRM,     /* fast short rep movsb */
 	UCOPY_FEAT_FZRM,     /* fast zero-length rep movsb */

@@ -32,6 +32,7 @@ static const char *const feature_names[UCOPY_FEAT_COUNT] = {
 	[UCOPY_FEAT_AVX512F] = "avx512f",
 	[UCOPY_FEAT_AVX512BW] = "avx512bw",
 	[UCOPY_FEAT_AVX512VL] = "avx512vl",
+	[UCOPY_FEAT_AVX_VNNI] = "avx_vnni",
 	[UCOPY_FEAT_ERMS] = "erms",
 	[UCOPY_FEAT_FSRM] = "fsrm",
 	[UCOPY_FEAT_FZRM] = "fzrm",
@@ -253,6 +254,8 @@ static void detect(struct ucopy_cpu *c)
 			f |= UCOPY_F(FSRM);
 		if (sub >= 1) {
 			__cpuid_count(7, 1, a, b, cx, d);
+			if (os_avx && (a & (1u << 4)))
+				f |= UCOPY_F(AVX_VNNI);
 			if (a & (1u << 10))
 				f |= UCOPY_F(FZRM);
 			if (a & (1u << 11))

@@ -390,18 +390,20 @@ static const struct named named[] = {
  * (hot, four src/dst alignments: avx2 0.5-0.85x movsb_safe's time at 1 KiB,
  * 0.99-1.24x at 2 KiB, 0.87-1.08x at 2.5 KiB, movsb_safe ahead at 3-4 KiB).
  *
- * avx2, not avx512, even where AVX-512 runs: on Skylake-SP to Ice Lake a
+ * avx2 where AVX-512 runs but costs clock: on Skylake-SP to Ice Lake a
  * 512-bit instruction lowers the core's frequency license for about a
  * millisecond, which taxes all the code around a short copy, and a copy gains
  * little from 64-byte over 32-byte stores while the data sits in L1 (glibc
  * sets Prefer_No_AVX512 on those parts; Linux has X86_FEATURE_PREFER_YMM).
- * The avx512 kernel stays available by name.  Where 512-bit stores cost no
- * licence (Sapphire/Emerald Rapids: AVX-512 with AVX-VNNI, glibc's test) the
- * gain is not little: on Xeon family 6 model 207 under KVM one zmm store
+ * Where 512-bit stores cost no licence (Sapphire/Emerald Rapids: AVX-512
+ * with AVX-VNNI, glibc 2.36's test in cpu_features.c) avx512 takes the
+ * vector range up to 4 KiB, because there the gain is not little: on Xeon family 6 model 207 under KVM one zmm store
  * retires per cycle like one ymm store, so avx512 copies 256 B - 4 KiB in
  * about half avx2's time, and its masked 0..64 class has no size branch
  * (fleetbench distributions: 0.35-0.47x glibc's time, avx2 0.9-1.0x).
- * glibc 2.36 runs its zmm memmove there.
+ * glibc 2.36 runs its zmm memmove there.  It stops at 4 KiB, not 2: from
+ * 2 to 4 KiB avx512 still beat movsb_safe there, and once the copy leaves
+ * L1 (past ~16 KiB) its loop is up to 1.9x slower than rep movsb.
  *
  * From 2 KiB rep movsb where ERMS makes it fast, but only as movsb_safe, which
  * checks (dst - src) mod 4096 and runs the avx2 loop at the distances where
@@ -423,6 +425,7 @@ static const struct named named[] = {
  * another feature set 32 MiB stands in (a quarter of a typical 128 MiB
  * server L3). */
 #define AUTO_VECTOR_LIMIT (2 * KIB)
+#define AUTO_ZMM_LIMIT (4 * KIB)
 #define AUTO_NT_FALLBACK (32 * MIB)
 #define AUTO_NT_L2_FACTOR 4
 
@@ -450,9 +453,16 @@ static size_t auto_nt_limit(uint64_t f)
 	return l;
 }
 
+/* AVX-512 with AVX-VNNI: 512-bit stores without a frequency penalty. */
+static int zmm_is_free(uint64_t f)
+{
+	return runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
+}
+
 static void auto_text(uint64_t f, char *buf, size_t len)
 {
-	const char *vec = runs("avx2", f) ? "avx2"
+	const char *vec = zmm_is_free(f) ? "avx512"
+			: runs("avx2", f) ? "avx2"
 			: runs("sse2", f) ? "sse2" : "unrolled";
 	const char *large = vec;
 	size_t pos = 0;
@@ -461,7 +471,8 @@ static void auto_text(uint64_t f, char *buf, size_t len)
 		large = "movsb_safe";
 	buf[0] = 0;
 	if (strcmp(large, vec)) {
-		put(buf, len, &pos, "%zuK:%s,", AUTO_VECTOR_LIMIT / KIB, vec);
+		put(buf, len, &pos, "%zuK:%s,",
+		    (zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT) / KIB, vec);
 		vec = large;
 	}
 	if (runs("nt", f)) {

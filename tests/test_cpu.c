@@ -134,6 +134,7 @@ static void test_against_cpuinfo(void)
 		{ UCOPY_FEAT_AVX512F, "avx512f", 0 },
 		{ UCOPY_FEAT_AVX512BW, "avx512bw", 0 },
 		{ UCOPY_FEAT_AVX512VL, "avx512vl", 0 },
+		{ UCOPY_FEAT_AVX_VNNI, "avx_vnni", 512 },  /* named in 5.12 */
 		{ UCOPY_FEAT_ERMS, "erms", 0 },
 		{ UCOPY_FEAT_FSRM, "fsrm", 506 },     /* named in 5.6 */
 		{ UCOPY_FEAT_REP_GOOD, "rep_good", 0 },
