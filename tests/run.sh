@@ -5,9 +5,14 @@
 # one more failure.
 B=${B:-build}
 export B
+# The tests decide the library's settings themselves: a profile that a real
+# `ucopy calibrate` saved for the user must not change what they see.
+unset UCOPY_POLICY UCOPY_PROFILE
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
 pass=0 fail=0 skip=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -rf "$log" "$XDG_CACHE_HOME"' EXIT
 run() {
 	name=$1; shift
 	"$@" >"$log" 2>&1
