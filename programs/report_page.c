@@ -465,7 +465,7 @@ static void find_cliffs(struct report *r)
 				if (col >= c->nda && c->d[col - c->nda] < 64)
 					nnear++;
 			}
-		find(r, "%s falls %.1f\xc3\x97 below its median at %s %s%s", who[v], w, sz,
+		find(r, "%s takes %.1f\xc3\x97 its usual time at %s %s%s", who[v], w, sz,
 		     cell, nnear == ncliff ? "" : ".");
 		if (nnear == ncliff) {
 			/* Append to the sentence just written. */
