@@ -80,9 +80,10 @@ $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(B)/libucopy.so: $(LIB_OBJ)
+$(B)/libucopy.so: $(LIB_OBJ) lib/libucopy.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -pthread -Wl,-soname,$(SONAME) $(CFLAGS) $(LDFLAGS) -o $@.$(VERSION) $^ $(LDLIBS)
+	$(Q)$(CC) -shared -pthread -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libucopy.map \
+		$(CFLAGS) $(LDFLAGS) -o $@.$(VERSION) $(LIB_OBJ) $(LDLIBS)
 	$(Q)ln -sf libucopy.so.$(VERSION) $(B)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
 
