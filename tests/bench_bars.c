@@ -1,0 +1,867 @@
+/*
+ * bench_bars.c - issue 6's speed bars: ucopy_memcpy against glibc's memcpy,
+ * measured side by side, each bar printed with its measured value.
+ *
+ * A benchmark, not a test: `make bench` runs it and it exits 0 whether the
+ * bars pass or not (non-zero only when it could not measure).  Each bar ends
+ * in one line:
+ *   BAR N [arm] what: the measured value ... (needs ...): VERDICT
+ * VERDICT is PASS, FAIL (a miss the 95% interval confirms), or MARGINAL (the
+ * point estimate misses, but every miss is inside its 95% interval: noise
+ * cannot be told from a real loss; rerun longer).
+ *
+ * Two arms, each a process of its own (this program re-executes itself):
+ *  - default: no profile and no UCOPY_POLICY, so ucopy_memcpy runs "auto";
+ *  - calibrated: UCOPY_PROFILE names a profile from `ucopy calibrate --quick`
+ *    (run first, in a child process, or given with --profile).
+ * ucopy_memcpy fixes its policy at first use in a process, and the bars are
+ * about ucopy_memcpy and ucopy_try as programs call them (the entry's
+ * first-rule test, the fault-tolerant entry), which ucopy_policy_copy() does
+ * not reproduce: so each arm is its own process in which ucopy_memcpy,
+ * ucopy_try and glibc's memcpy (and, for bar 4, every kernel) are
+ * interleaved in the same rounds.
+ *
+ * The bars (on the issue's Zen 3; this machine is whatever the header line
+ * says):
+ *  1. fixed sizes 1 B..1 MiB, hot, equally and differently aligned: ucopy's
+ *     median <= glibc's in every cell, geomean ratio <= 0.80 over 2-64 KiB;
+ *  2. fleetbench size distributions, random offsets: ratio <= 0.95 each;
+ *  3. no cliff: per size, slowest cell <= 1.3x the median cell over source
+ *     align x destination align x distance.  A distance d puts the source at
+ *     page offset SA and the destination at d + DA: d is the distance the
+ *     copy would have with both sides aligned, and each alignment then moves
+ *     its side, so (dst - src) mod 4096 is d + DA - SA (the issue's grid fixes the
+ *     alignments and the distance independently, which exact distances
+ *     cannot: (dst - src) mod 64 = DA - SA).  With SA = DA = 0 the cells are
+ *     calibrate's probes 0/1, 0/8, 0/31, 0/63, 0/2048.  All cells of a size
+ *     are one measurement, called through a wrapper that adds the offsets
+ *     (the same extra call in every cell), so every cell runs in the same
+ *     rounds and drift cannot make a cliff;
+ *  4. cold copies of 64 MiB and 256 MiB: ucopy >= 95% of the bandwidth of
+ *     the best single kernel (libc included; the best of ucopy's own is
+ *     printed too), every kernel but byte and word timed in the same rounds;
+ *  5. ucopy_try within 2% of ucopy_memcpy (1 ns below 64 B) in every cell of
+ *     1-4.
+ *
+ * Usage: bench_bars [--seconds S] [--profile FILE] [--bars LIST] [--arms LIST]
+ *                   [--seed N]
+ *   --seconds S   measuring budget of each arm (default 60, or
+ *                 UCOPY_BARS_SECONDS); setup comes on top
+ *   --profile F   use this profile for the calibrated arm (or
+ *                 UCOPY_BARS_PROFILE) instead of calibrating first
+ *   --bars LIST   e.g. 1,3 (bar 5 is always derived from the others)
+ *   --arms LIST   default,calibrated (default both)
+ * UCOPY_FLEETBENCH names the directory of Memcpy_*.csv (default
+ * ../shared/data/fleetbench, relative to the repository root make runs in).
+ */
+#include "cli.h"
+#include "dist.h"
+#include "machine.h"
+#include "measure.h"
+#include "stats.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <gnu/libc-version.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define LEVEL 0.95
+#define RESAMPLES 1000
+#define BOOT_SEED 6
+/* As `ucopy bench --dist`: long enough that no predictor learns it. */
+#define SEQ_LEN ((size_t)1 << 16)
+
+/*=====   What is measured   =====*/
+
+/* 1 B..1 MiB: powers of two and the point half-way up (3 * 2^k). */
+static const size_t fixed_sizes[] = {
+	1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
+	768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576,
+	32768, 49152, 65536, 98304, 131072, 196608, 262144, 393216, 524288,
+	786432, 1048576,
+};
+#define NFIXED (sizeof fixed_sizes / sizeof fixed_sizes[0])
+
+/* Page offsets of source and destination: 2 KiB apart, far from any small
+ * distance either way (bar 3 is about those). */
+static const struct placement {
+	const char *name;
+	uint32_t src, dst;
+} placements[] = {
+	{ "equal", 0, 2048 },
+	{ "different", 1, 2048 + 33 },
+};
+#define NPLACE (sizeof placements / sizeof placements[0])
+
+static const size_t cliff_sizes[] = { 64, 256, 2048, 4352, 32768, 262144 };
+static const uint32_t cliff_align[] = { 0, 1, 15, 32 };
+static const uint32_t cliff_dist[] = { 1, 8, 31, 63, 2048 };
+#define NCLIFF_SIZES (sizeof cliff_sizes / sizeof cliff_sizes[0])
+#define NALIGN (sizeof cliff_align / sizeof cliff_align[0])
+#define NDIST (sizeof cliff_dist / sizeof cliff_dist[0])
+#define MAX_CLIFF_CELLS (NALIGN * NALIGN * NDIST)
+
+static const size_t cold_sizes[] = { (size_t)64 << 20, (size_t)256 << 20 };
+#define NCOLD (sizeof cold_sizes / sizeof cold_sizes[0])
+
+/* The entry points every cell times, in this order: glibc is the baseline. */
+enum { E_GLIBC, E_UCOPY, E_TRY, NENTRIES };
+static const char *const entry_names[NENTRIES] = { "glibc", "ucopy", "try" };
+
+static void entry_variant(struct variant *v, int e)
+{
+	if (e == E_GLIBC)
+		variant_memcpy(v, "memcpy", memcpy);
+	else if (e == E_UCOPY)
+		variant_memcpy(v, "ucopy_memcpy", ucopy_memcpy);
+	else
+		variant_try(v, "ucopy_try", ucopy_try);
+}
+
+/* Share of an arm's budget per bar. */
+static const double bar_share[5] = { 0, 0.35, 0.20, 0.30, 0.15 };
+
+/*=====   Verdicts   =====*/
+
+enum verdict { V_PASS, V_MARGINAL, V_FAIL };
+static const char *const verdict_names[] = { "PASS", "MARGINAL", "FAIL" };
+
+/* Misses of an upper bound on a ratio: by point estimate, and confirmed by
+ * the interval's lower end. */
+struct tally {
+	unsigned cells, misses, significant;
+	double worst;          /* largest est / bound seen */
+	double worst_est, worst_bound;
+	char worst_at[96];
+	double log_sum;        /* of est, for a geometric mean */
+};
+
+static void tally_add(struct tally *t, const struct stats_interval *ci,
+		      double bound, const char *where)
+{
+	t->cells++;
+	t->log_sum += log(ci->est);
+	if (ci->est > bound)
+		t->misses++;
+	if (ci->lo > bound)
+		t->significant++;
+	if (t->cells == 1 || ci->est / bound > t->worst) {
+		t->worst = ci->est / bound;
+		t->worst_est = ci->est;
+		t->worst_bound = bound;
+		snprintf(t->worst_at, sizeof t->worst_at, "%s", where);
+	}
+}
+
+static enum verdict tally_verdict(const struct tally *t)
+{
+	return t->significant ? V_FAIL : t->misses ? V_MARGINAL : V_PASS;
+}
+
+static enum verdict worse(enum verdict a, enum verdict b)
+{
+	return a > b ? a : b;
+}
+
+/*=====   One arm   =====*/
+
+struct arm {
+	const char *name;
+	double seconds;
+	uint64_t seed;
+	int bars[6];
+	struct measure *m;
+	/* Bar 5, per bar 1..4: ucopy_try against ucopy_memcpy. */
+	struct tally try_[5];
+	char lines[8][512];    /* BAR lines, printed at the end */
+	unsigned nlines;
+};
+
+static void bar_line(struct arm *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void bar_line(struct arm *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (a->nlines < sizeof a->lines / sizeof a->lines[0])
+		vsnprintf(a->lines[a->nlines++], sizeof a->lines[0], fmt, ap);
+	va_end(ap);
+}
+
+static void die(const char *what, const char *err)
+{
+	fprintf(stderr, "bench_bars: %s: %s\n", what, err);
+	exit(1);
+}
+
+static double median_of(const struct cell_result *r, size_t i)
+{
+	return stats_median(r->v[i].ns, r->rounds);
+}
+
+/* median(b) / median(a) over the rounds, with its 95% interval. */
+static struct stats_interval paired(const struct cell_result *r, size_t a, size_t b)
+{
+	struct stats_interval ci;
+	if (stats_ratio_ci(r->v[a].ns, r->v[b].ns, r->rounds, RESAMPLES, LEVEL,
+			   BOOT_SEED, &ci))
+		ci.est = ci.lo = ci.hi = NAN;
+	return ci;
+}
+
+static void measure(struct arm *a, const struct variant *v, size_t nv,
+		    const struct cell *c, double seconds, unsigned min_rounds,
+		    struct cell_result *r)
+{
+	struct measure_opts o = { .seconds = seconds, .min_rounds = min_rounds };
+	char err[256];
+	if (measure_cell(a->m, v, nv, c, &o, r, err, sizeof err))
+		die("measuring", err);
+}
+
+/* Bar 5's check of one cell: ucopy_try (variant t) against ucopy_memcpy
+ * (variant u), within 2%, or 1 ns below 64 bytes. */
+static void try_check(struct arm *a, int bar, const struct cell_result *r,
+		      size_t u, size_t t, size_t n, const char *where)
+{
+	struct stats_interval ci = paired(r, u, t);
+	double un = median_of(r, u);
+	double bound = 1.02;
+	if (n < 64)
+		bound = fmax(bound, (un + 1.0) / un);
+	tally_add(&a->try_[bar], &ci, bound, where);
+}
+
+static void fmt_size(size_t n, char *buf, size_t len)
+{
+	if (n >= (1u << 20) && n % (1u << 20) == 0)
+		snprintf(buf, len, "%zu MiB", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		snprintf(buf, len, "%zu KiB", n >> 10);
+	else if (n >= 1024 && n % 512 == 0)
+		snprintf(buf, len, "%.1f KiB", (double)n / 1024);
+	else
+		snprintf(buf, len, "%zu B", n);
+}
+
+/*-----   Bar 1: fixed sizes, hot   -----*/
+
+static void bar_fixed(struct arm *a)
+{
+	struct variant v[NENTRIES];
+	for (int e = 0; e < NENTRIES; e++)
+		entry_variant(&v[e], e);
+	double per_cell = a->seconds * bar_share[1] / (NFIXED * NPLACE);
+	struct tally le = { 0 };   /* ucopy / glibc <= 1 */
+	double gm_log = 0;
+	unsigned gm_n = 0;
+
+	printf("\n-- bar 1: fixed sizes, hot; ns per copy (median of rounds), "
+	       "ratio = ucopy/glibc [95%% CI], try = ucopy_try/ucopy_memcpy\n");
+	printf("%-9s", "size");
+	for (size_t p = 0; p < NPLACE; p++)
+		printf(" | %-9s %u/%-4u %8s %8s %20s %5s", placements[p].name,
+		       placements[p].src, placements[p].dst, "glibc", "ucopy",
+		       "ratio [CI]", "try");
+	printf("\n");
+	for (size_t i = 0; i < NFIXED; i++) {
+		size_t n = fixed_sizes[i];
+		char sz[32];
+		fmt_size(n, sz, sizeof sz);
+		printf("%-9s", sz);
+		for (size_t p = 0; p < NPLACE; p++) {
+			struct copy_seq seq;
+			struct cell c;
+			struct cell_result r;
+			if (copy_seq_fixed(&seq, n, 0, 0))
+				die("bar 1", "out of memory");
+			cell_init(&c, &seq, CACHE_HOT, placements[p].src, placements[p].dst);
+			measure(a, v, NENTRIES, &c, per_cell, 0, &r);
+			struct stats_interval ci = paired(&r, E_GLIBC, E_UCOPY);
+			char where[96];
+			snprintf(where, sizeof where, "%s (%s align)", sz, placements[p].name);
+			tally_add(&le, &ci, 1.0, where);
+			if (n >= 2048 && n <= 65536) {
+				gm_log += log(ci.est);
+				gm_n++;
+			}
+			try_check(a, 1, &r, E_UCOPY, E_TRY, n, where);
+			char cis[40];
+			snprintf(cis, sizeof cis, "%.2f [%.2f,%.2f]", ci.est, ci.lo, ci.hi);
+			printf(" | %-19s %8.2f %8.2f %20s %5.2f", "", median_of(&r, E_GLIBC),
+			       median_of(&r, E_UCOPY), cis, paired(&r, E_UCOPY, E_TRY).est);
+			cell_result_free(&r);
+			copy_seq_free(&seq);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+	double gm = exp(gm_log / gm_n);
+	enum verdict vd = worse(tally_verdict(&le), gm <= 0.80 ? V_PASS : V_FAIL);
+	bar_line(a, "BAR 1 [%s] fixed sizes: ucopy <= glibc in %u/%u cells (%zu sizes x %zu alignments), "
+		    "%u slower significantly; worst %.2fx at %s; 2-64 KiB geomean %.2fx (needs <= 0.80): %s",
+		 a->name, le.cells - le.misses, le.cells, NFIXED, NPLACE, le.significant,
+		 le.worst, le.worst_at, gm, verdict_names[vd]);
+}
+
+/*-----   Bar 2: production size distributions   -----*/
+
+static void bar_dist(struct arm *a)
+{
+	const char *dir = getenv("UCOPY_FLEETBENCH");
+	char pattern[4096];
+	glob_t g;
+	snprintf(pattern, sizeof pattern, "%s/Memcpy_*.csv",
+		 dir && dir[0] ? dir : "../shared/data/fleetbench");
+	printf("\n-- bar 2: fleetbench size distributions (%s), hot, random offsets 0..63 "
+	       "from each file's alignment line on page offsets 0/2048; ratio = ucopy/glibc\n",
+	       pattern);
+	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		printf("no files match %s\n", pattern);
+		bar_line(a, "BAR 2 [%s] distributions: SKIPPED (no %s; set UCOPY_FLEETBENCH)",
+			 a->name, pattern);
+		return;
+	}
+	struct variant v[NENTRIES];
+	for (int e = 0; e < NENTRIES; e++)
+		entry_variant(&v[e], e);
+	double per_cell = a->seconds * bar_share[2] / (double)g.gl_pathc;
+	struct tally t = { 0 };
+	printf("%-18s %9s %8s %8s %20s %5s\n", "file", "mean size", "glibc", "ucopy",
+	       "ratio [CI]", "try");
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *path = g.gl_pathv[i], *base = strrchr(path, '/');
+		base = base ? base + 1 : path;
+		struct dist d;
+		struct copy_seq seq;
+		struct cell c;
+		struct cell_result r;
+		char err[512];
+		if (dist_read_file(path, &d, err, sizeof err)) {
+			printf("%-18s unreadable: %s\n", base, err);
+			continue;
+		}
+		if (dist_sample(&d, SEQ_LEN, a->seed + i, &seq))
+			die("bar 2", "out of memory");
+		cell_init(&c, &seq, CACHE_HOT, 0, 2048);
+		measure(a, v, NENTRIES, &c, per_cell, 0, &r);
+		struct stats_interval ci = paired(&r, E_GLIBC, E_UCOPY);
+		tally_add(&t, &ci, 0.95, base);
+		try_check(a, 2, &r, E_UCOPY, E_TRY, (size_t)seq.mean_n, base);
+		char cis[40];
+		snprintf(cis, sizeof cis, "%.2f [%.2f,%.2f]", ci.est, ci.lo, ci.hi);
+		printf("%-18s %9.0f %8.2f %8.2f %20s %5.2f\n", base, seq.mean_n,
+		       median_of(&r, E_GLIBC), median_of(&r, E_UCOPY), cis,
+		       paired(&r, E_UCOPY, E_TRY).est);
+		fflush(stdout);
+		cell_result_free(&r);
+		copy_seq_free(&seq);
+		dist_free(&d);
+	}
+	globfree(&g);
+	bar_line(a, "BAR 2 [%s] distributions: ucopy <= 0.95x glibc on %u/%u files, "
+		    "geomean %.2fx; worst %.2fx on %s (needs <= 0.95): %s",
+		 a->name, t.cells - t.misses, t.cells, exp(t.log_sum / t.cells),
+		 t.worst * 0.95, t.worst_at, verdict_names[tally_verdict(&t)]);
+}
+
+/*-----   Bar 3: no cliff   -----*/
+
+struct at {
+	void *(*copy)(void *, const void *, size_t);
+	size_t (*try_)(void *, const void *, size_t);
+	uint32_t src, dst;
+};
+
+static void call_at(void *ctx, void *dst, const void *src, size_t n)
+{
+	const struct at *p = ctx;
+	if (p->copy)
+		p->copy((char *)dst + p->dst, (const char *)src + p->src, n);
+	else
+		p->try_((char *)dst + p->dst, (const char *)src + p->src, n);
+}
+
+static const double *sort_key;
+static int cmp_key(const void *x, const void *y)
+{
+	double a = sort_key[*(const size_t *)x], b = sort_key[*(const size_t *)y];
+	return (a > b) - (a < b);
+}
+
+static void bar_cliff(struct arm *a)
+{
+	static struct at ctx[MAX_CLIFF_CELLS * NENTRIES];
+	static struct variant v[MAX_CLIFF_CELLS * NENTRIES];
+	uint32_t cs[MAX_CLIFF_CELLS], cd[MAX_CLIFF_CELLS];
+	size_t nc = 0;
+
+	/* The grid, without cells that land on the same page offsets. */
+	for (size_t s = 0; s < NALIGN; s++)
+		for (size_t d = 0; d < NALIGN; d++)
+			for (size_t k = 0; k < NDIST; k++) {
+				uint32_t src = cliff_align[s];
+				uint32_t dst = (cliff_dist[k] + cliff_align[d]) % 4096;
+				size_t j;
+				for (j = 0; j < nc; j++)
+					if (cs[j] == src && cd[j] == dst)
+						break;
+				if (j < nc)
+					continue;
+				cs[nc] = src;
+				cd[nc++] = dst;
+			}
+	size_t nv = nc * NENTRIES;
+	for (size_t j = 0; j < nc; j++)
+		for (int e = 0; e < NENTRIES; e++) {
+			struct at *p = &ctx[j * NENTRIES + e];
+			*p = (struct at){ NULL, NULL, cs[j], cd[j] };
+			if (e == E_GLIBC)
+				p->copy = memcpy;
+			else if (e == E_UCOPY)
+				p->copy = ucopy_memcpy;
+			else
+				p->try_ = ucopy_try;
+			char name[64];
+			snprintf(name, sizeof name, "%s %u/%u", entry_names[e], cs[j], cd[j]);
+			variant_call(&v[j * NENTRIES + e], name, call_at, p);
+		}
+
+	printf("\n-- bar 3: no cliff, hot; %zu cells per size (source align %u,%u,%u,%u x "
+	       "destination align x distance 1,8,31,63,2048; cell SRC/DST = page offsets, "
+	       "(dst-src) mod 4096 = DST-SRC); slowest cell / median cell [95%% CI]\n",
+	       nc, cliff_align[0], cliff_align[1], cliff_align[2], cliff_align[3]);
+	printf("%-9s %-12s %9s %26s %26s %26s\n", "size", "", "median ns", "ucopy",
+	       "try", "glibc");
+	struct tally t = { 0 }, tg = { 0 };
+	double per_size = a->seconds * bar_share[3] / NCLIFF_SIZES;
+	for (size_t si = 0; si < NCLIFF_SIZES; si++) {
+		size_t n = cliff_sizes[si];
+		struct copy_seq seq;
+		struct cell c;
+		struct cell_result r;
+		char sz[32];
+		fmt_size(n, sz, sizeof sz);
+		if (copy_seq_fixed(&seq, n, 0, 0))
+			die("bar 3", "out of memory");
+		seq.max_off = 4096 + 64;   /* room for every cell's offsets */
+		cell_init(&c, &seq, CACHE_HOT, 0, 0);
+		measure(a, v, nv, &c, per_size, 0, &r);
+
+		char col[NENTRIES][48];
+		double med_ns[NENTRIES], cliff_worst[NENTRIES];
+		for (int e = 0; e < NENTRIES; e++) {
+			double ns[MAX_CLIFF_CELLS];
+			size_t idx[MAX_CLIFF_CELLS];
+			for (size_t j = 0; j < nc; j++) {
+				ns[j] = median_of(&r, j * NENTRIES + e);
+				idx[j] = j;
+			}
+			sort_key = ns;
+			qsort(idx, nc, sizeof idx[0], cmp_key);
+			size_t mid = idx[(nc - 1) / 2], slow = idx[nc - 1];
+			struct stats_interval ci = paired(&r, mid * NENTRIES + e, slow * NENTRIES + e);
+			char where[96];
+			snprintf(where, sizeof where, "%s cell %u/%u (distance %d)", sz, cs[slow],
+				 cd[slow], (int)cd[slow] - (int)cs[slow]);
+			if (e == E_UCOPY)
+				tally_add(&t, &ci, 1.3, where);
+			else if (e == E_GLIBC)
+				tally_add(&tg, &ci, 1.3, where);
+			med_ns[e] = ns[mid];
+			cliff_worst[e] = ci.est;
+			snprintf(col[e], sizeof col[e], "%.2f [%.2f,%.2f] %u/%u", ci.est, ci.lo,
+				 ci.hi, cs[slow], cd[slow]);
+		}
+		printf("%-9s %-12s %9.2f %26s %26s %26s\n", sz, "", med_ns[E_UCOPY],
+		       col[E_UCOPY], col[E_TRY], col[E_GLIBC]);
+		if (cliff_worst[E_UCOPY] > 1.3) {
+			double ns[MAX_CLIFF_CELLS];
+			size_t idx[MAX_CLIFF_CELLS];
+			for (size_t j = 0; j < nc; j++) {
+				ns[j] = median_of(&r, j * NENTRIES + E_UCOPY);
+				idx[j] = j;
+			}
+			sort_key = ns;
+			qsort(idx, nc, sizeof idx[0], cmp_key);
+			printf("  %s: ucopy's slowest cells (ns, x median; glibc's ns):", sz);
+			for (size_t x = nc; x-- > 0 && x + 8 >= nc;) {
+				size_t j = idx[x];
+				printf(" %u/%u %.1f %.2fx (%.1f)", cs[j], cd[j], ns[j],
+				       ns[j] / med_ns[E_UCOPY], median_of(&r, j * NENTRIES + E_GLIBC));
+			}
+			printf("\n");
+		}
+		for (size_t j = 0; j < nc; j++) {
+			char where[96];
+			snprintf(where, sizeof where, "%s cell %u/%u", sz, cs[j], cd[j]);
+			try_check(a, 3, &r, j * NENTRIES + E_UCOPY, j * NENTRIES + E_TRY, n, where);
+		}
+		fflush(stdout);
+		cell_result_free(&r);
+		copy_seq_free(&seq);
+	}
+	bar_line(a, "BAR 3 [%s] no cliff: slowest/median cell <= 1.3 at %u/%u sizes; worst %.2fx "
+		    "at %s (glibc: worst %.2fx at %s): %s",
+		 a->name, t.cells - t.misses, t.cells, t.worst * 1.3, t.worst_at,
+		 tg.worst * 1.3, tg.worst_at, verdict_names[tally_verdict(&t)]);
+}
+
+/*-----   Bar 4: large cold copies   -----*/
+
+static void bar_cold(struct arm *a)
+{
+	struct variant v[NENTRIES + 32];
+	size_t nv = 0, first_kernel;
+	uint64_t have = ucopy_cpu()->features;
+	for (int e = 0; e < NENTRIES; e++)
+		entry_variant(&v[nv++], e);
+	first_kernel = nv;
+	for (size_t i = 0; i < ucopy_kernel_count() && nv < sizeof v / sizeof v[0]; i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		/* byte and word move 1 and 8 bytes an iteration: they are never
+		 * the best at these sizes, and byte alone would take most of
+		 * the budget. */
+		if (ucopy_kernel_supported(k, have) && strcmp(k->name, "byte") &&
+		    strcmp(k->name, "word"))
+			variant_kernel(&v[nv++], k);
+	}
+	printf("\n-- bar 4: cold copies (each side walks 2-4x the LLC in scattered order); "
+	       "GB/s (median); ucopy / best kernel [95%% CI]\n");
+	printf("%-8s %7s %7s %7s", "size", "glibc", "ucopy", "try");
+	for (size_t i = first_kernel; i < nv; i++)
+		printf(" %10s", v[i].name);
+	printf(" %9s %22s\n", "best", "ucopy % of best [CI]");
+	struct tally t = { 0 }, t_own = { 0 };
+	double per_size = a->seconds * bar_share[4] / NCOLD;
+	for (size_t si = 0; si < NCOLD; si++) {
+		size_t n = cold_sizes[si];
+		struct copy_seq seq;
+		struct cell c;
+		struct cell_result r;
+		char sz[32];
+		fmt_size(n, sz, sizeof sz);
+		if (copy_seq_fixed(&seq, n, 0, 0))
+			die("bar 4", "out of memory");
+		cell_init(&c, &seq, CACHE_COLD, 0, 2048);
+		/* Multi-millisecond copies on a shared host catch a
+		 * neighbour's burst now and then: at least 9 rounds. */
+		measure(a, v, nv, &c, per_size, 9, &r);
+		size_t best = first_kernel, own = first_kernel;
+		for (size_t i = first_kernel; i < nv; i++) {
+			if (median_of(&r, i) < median_of(&r, best))
+				best = i;
+			if (strcmp(v[i].name, "libc") &&
+			    (!strcmp(v[own].name, "libc") || median_of(&r, i) < median_of(&r, own)))
+				own = i;
+		}
+		printf("%-8s", sz);
+		for (size_t i = 0; i < nv; i++)
+			printf(i < first_kernel ? " %7.2f" : " %10.2f", (double)n / median_of(&r, i));
+		/* ucopy's time over the best's: bandwidth >= 95% is a ratio
+		 * <= 1/0.95. */
+		struct stats_interval ci = paired(&r, best, E_UCOPY);
+		tally_add(&t, &ci, 1 / 0.95, sz);
+		try_check(a, 4, &r, E_UCOPY, E_TRY, n, sz);
+		struct stats_interval co = paired(&r, own, E_UCOPY);
+		tally_add(&t_own, &co, 1 / 0.95, sz);
+		printf(" %9s %8.1f%% [%.1f,%.1f]; of the best but libc (%s) %.1f%% [%.1f,%.1f]; %zu rounds\n",
+		       v[best].name, 100 / ci.est, 100 / ci.hi, 100 / ci.lo, v[own].name,
+		       100 / co.est, 100 / co.hi, 100 / co.lo, r.rounds);
+		fflush(stdout);
+		cell_result_free(&r);
+		copy_seq_free(&seq);
+	}
+	bar_line(a, "BAR 4 [%s] cold >= 64 MiB: ucopy >= 95%% of the best kernel (libc included) at "
+		    "%u/%u sizes; lowest %.1f%% at %s (of ucopy's own best: lowest %.1f%% at %s): %s",
+		 a->name, t.cells - t.misses, t.cells, 100 / t.worst_est, t.worst_at,
+		 100 / t_own.worst_est, t_own.worst_at, verdict_names[tally_verdict(&t)]);
+}
+
+/*-----   Bar 5, from the others' cells   -----*/
+
+static void bar_try(struct arm *a)
+{
+	struct tally all = { 0 };
+	char per[256] = "";
+	size_t off = 0;
+	const struct tally *worst = NULL;
+	for (int b = 1; b <= 4; b++) {
+		const struct tally *t = &a->try_[b];
+		if (!t->cells)
+			continue;
+		all.cells += t->cells;
+		all.misses += t->misses;
+		all.significant += t->significant;
+		if (!worst || t->worst > worst->worst)
+			worst = t;
+		off += (size_t)snprintf(per + off, sizeof per - off, "%sbar %d %.3f", off ? ", " : "",
+					b, exp(t->log_sum / t->cells));
+	}
+	if (!worst) {
+		bar_line(a, "BAR 5 [%s] ucopy_try: SKIPPED (no other bar ran)", a->name);
+		return;
+	}
+	bar_line(a, "BAR 5 [%s] ucopy_try vs ucopy_memcpy: within 2%% (1 ns below 64 B) in %u/%u "
+		    "cells, %u beyond significantly; worst %.3fx (bound %.3f) at %s; geomean "
+		    "try/ucopy %s: %s",
+		 a->name, all.cells - all.misses, all.cells, all.significant, worst->worst_est,
+		 worst->worst_bound, worst->worst_at, per, verdict_names[tally_verdict(&all)]);
+}
+
+static int run_arm(struct arm *a)
+{
+	const struct ucopy_active *act = ucopy_active();
+	char pol[256];
+	ucopy_policy_format(act->policy, pol, sizeof pol);
+	printf("\n== arm %s: ucopy_memcpy runs %s (source %s%s%s%s%s)\n", a->name, pol,
+	       ucopy_source_name(act->source), act->profile[0] ? ", profile " : "",
+	       act->profile, act->reason[0] ? "; " : "", act->reason);
+	if (!strcmp(a->name, "calibrated") && act->source != UCOPY_SOURCE_PROFILE) {
+		printf("BAR * [%s]: SKIPPED (the profile was not loaded: %s)\n", a->name,
+		       act->reason[0] ? act->reason : "no profile");
+		return 0;
+	}
+	a->m = measure_new();
+	if (!a->m)
+		die("setup", "out of memory");
+	static void (*const bar_fn[5])(struct arm *) = { NULL, bar_fixed, bar_dist,
+							  bar_cliff, bar_cold };
+	/* The first cell of a fresh process ran slow for every variant on
+	 * the project's machine (frequency, page tables): a throwaway one. */
+	{
+		struct variant v[NENTRIES];
+		struct copy_seq seq;
+		struct cell c;
+		struct cell_result r;
+		for (int e = 0; e < NENTRIES; e++)
+			entry_variant(&v[e], e);
+		if (copy_seq_fixed(&seq, 4096, 0, 0))
+			die("warm-up", "out of memory");
+		cell_init(&c, &seq, CACHE_HOT, 0, 2048);
+		measure(a, v, NENTRIES, &c, 0.3, 0, &r);
+		cell_result_free(&r);
+		copy_seq_free(&seq);
+	}
+	double t0 = clock_seconds();
+	for (int b = 1; b <= 4; b++)
+		if (a->bars[b]) {
+			double tb = clock_seconds();
+			fprintf(stderr, "bench_bars: arm %s, bar %d...\n", a->name, b);
+			bar_fn[b](a);
+			printf("(bar %d: %.0f s)\n", b, clock_seconds() - tb);
+		}
+	bar_try(a);
+	measure_free(a->m);
+	printf("\n");
+	for (unsigned i = 0; i < a->nlines; i++)
+		printf("%s\n", a->lines[i]);
+	printf("(arm %s: %.0f s)\n", a->name, clock_seconds() - t0);
+	return 0;
+}
+
+/*=====   The driver   =====*/
+
+static void self_path(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	if (n <= 0)
+		die("readlink /proc/self/exe", strerror(errno));
+	buf[n] = '\0';
+}
+
+/* Runs `ucopy calibrate --quick -o path` in a child, its output on stderr. */
+static int calibrate_profile(const char *path)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(2, 1);
+		char *argv[] = { "calibrate", "--quick", "-o", (char *)path, NULL };
+		_exit(cmd_calibrate(4, argv));
+	}
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return -1;
+	return 0;
+}
+
+/* Runs one arm in a fresh process (the active policy is fixed at first use)
+ * and echoes its output, keeping the BAR lines for the summary. */
+static int spawn_arm(const char *arm, const char *profile, char **args,
+		     char summary[][512], unsigned *nsum, unsigned max)
+{
+	char self[4096];
+	int fd[2];
+	self_path(self, sizeof self);
+	fflush(stdout);
+	if (pipe(fd))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		unsetenv("UCOPY_POLICY");
+		if (profile) {
+			setenv("UCOPY_PROFILE", profile, 1);
+		} else {
+			/* No profile at the default path either. */
+			unsetenv("UCOPY_PROFILE");
+			setenv("XDG_CACHE_HOME", "/nonexistent/ucopy-bench-bars", 1);
+		}
+		setenv("UCOPY_BARS_ARM", arm, 1);
+		execv(self, args);
+		_exit(127);
+	}
+	close(fd[1]);
+	FILE *in = fdopen(fd[0], "r");
+	char line[4096];
+	while (in && fgets(line, sizeof line, in)) {
+		fputs(line, stdout);
+		fflush(stdout);
+		if ((!strncmp(line, "BAR ", 4)) && *nsum < max) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(summary[(*nsum)++], 512, "%.500s", line);
+		}
+	}
+	if (in)
+		fclose(in);
+	int st;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int parse_list(const char *s, int *bars)
+{
+	memset(bars, 0, 6 * sizeof *bars);
+	for (const char *p = s; *p; p++) {
+		if (*p >= '1' && *p <= '5')
+			bars[*p - '0'] = 1;
+		else if (*p != ',')
+			return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 60;
+	const char *env = getenv("UCOPY_BARS_SECONDS");
+	const char *profile = getenv("UCOPY_BARS_PROFILE");
+	const char *arms = "default,calibrated";
+	int bars[6] = { 0, 1, 1, 1, 1, 1 };
+	uint64_t seed = 1;
+	if (env && env[0])
+		seconds = atof(env);
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(o, "--seconds") && val) {
+			seconds = atof(val);
+		} else if (!strcmp(o, "--profile") && val) {
+			profile = val;
+		} else if (!strcmp(o, "--bars") && val) {
+			if (parse_list(val, bars)) {
+				fprintf(stderr, "bench_bars: bad --bars '%s' (expected e.g. 1,3)\n", val);
+				return 2;
+			}
+		} else if (!strcmp(o, "--arms") && val) {
+			arms = val;
+		} else if (!strcmp(o, "--seed") && val) {
+			seed = strtoull(val, NULL, 0);
+		} else {
+			fprintf(stderr, "usage: bench_bars [--seconds S] [--profile FILE] "
+					"[--bars 1,2,3,4] [--arms default,calibrated] [--seed N]\n");
+			return 2;
+		}
+		i++;
+	}
+	if (!(seconds > 0)) {
+		fprintf(stderr, "bench_bars: bad budget (expected seconds above 0)\n");
+		return 2;
+	}
+
+	const char *arm = getenv("UCOPY_BARS_ARM");
+	if (arm && arm[0]) {
+		struct arm a = { .name = arm, .seconds = seconds, .seed = seed };
+		memcpy(a.bars, bars, sizeof bars);
+		return run_arm(&a);
+	}
+
+	char cpu[256], feats[512];
+	machine_cpu_line(cpu, sizeof cpu);
+	machine_features_string(ucopy_cpu()->features, feats, sizeof feats);
+	printf("machine   %s\n", cpu);
+	printf("features  %s\n", feats);
+	printf("system    Linux %s, glibc %s, timer %s (%.3f GHz)\n", machine_kernel(),
+	       gnu_get_libc_version(), timer_name(), timer_tsc_ghz());
+	printf("compiler  %s, flags %s\n", machine_compiler(), machine_cflags());
+	printf("budget    %.0f s of measuring per arm (--seconds or UCOPY_BARS_SECONDS), seed %llu\n",
+	       seconds, (unsigned long long)seed);
+	if (getenv("UCOPY_POLICY"))
+		printf("note      UCOPY_POLICY is set and ignored: the arms are the default setup and a profile\n");
+
+	char path[4096];
+	if (strstr(arms, "calibrated")) {
+		if (profile && profile[0]) {
+			snprintf(path, sizeof path, "%s", profile);
+		} else {
+			self_path(path, sizeof path - 32);
+			char *slash = strrchr(path, '/');
+			snprintf(slash ? slash + 1 : path, 32, "bench_bars.profile");
+			double t0 = clock_seconds();
+			fprintf(stderr, "bench_bars: ucopy calibrate --quick -o %s\n", path);
+			if (calibrate_profile(path))
+				printf("profile   calibration failed (the calibrated arm is skipped)\n");
+			else
+				printf("profile   %s from `ucopy calibrate --quick` (%.1f s)\n", path,
+				       clock_seconds() - t0);
+		}
+		struct ucopy_policy p;
+		char why[512], text[256];
+		if (ucopy_profile_load(path, &p, why, sizeof why) == 0) {
+			ucopy_policy_format(&p, text, sizeof text);
+			printf("profile   %s: policy %s\n", path, text);
+		} else {
+			printf("profile   rejected: %s\n", why);
+		}
+	}
+
+	char summary[16][512];
+	unsigned nsum = 0;
+	char secs[32], seeds[32], blist[16] = "";
+	snprintf(secs, sizeof secs, "%g", seconds);
+	snprintf(seeds, sizeof seeds, "%llu", (unsigned long long)seed);
+	for (int b = 1; b <= 5; b++)
+		if (bars[b])
+			snprintf(blist + strlen(blist), sizeof blist - strlen(blist), "%s%d",
+				 blist[0] ? "," : "", b);
+	char *args[] = { argv[0], "--seconds", secs, "--seed", seeds, "--bars", blist, NULL };
+	static const char *const arm_names[] = { "default", "calibrated" };
+	for (int i = 0; i < 2; i++) {
+		if (!strstr(arms, arm_names[i]))
+			continue;
+		int rc = spawn_arm(arm_names[i], i ? path : NULL, args, summary, &nsum, 16);
+		if (rc != 0) {
+			fprintf(stderr, "bench_bars: arm %s failed (status %d)\n", arm_names[i], rc);
+			return 1;
+		}
+	}
+	printf("\n== summary (PASS; FAIL: a miss the 95%% interval confirms; MARGINAL: "
+	       "misses by the point estimate only)\n");
+	for (unsigned i = 0; i < nsum; i++)
+		printf("%s\n", summary[i]);
+	return 0;
+}
