@@ -163,8 +163,8 @@ static void caches_from_amd_legacy(struct ucopy_cpu *c, unsigned maxext)
  * zhaoxin}.c set it on x86-64.  The kernel also clears it (and ERMS) when
  * IA32_MISC_ENABLE has fast strings off; that MSR is not readable from user
  * space, and firmware that disables fast strings is rare enough to ignore. */
-static int rep_good(const char *vendor, unsigned family, unsigned model,
-		    unsigned sig)
+int ucopy_rep_good(const char *vendor, unsigned family, unsigned model,
+		   unsigned sig)
 {
 	if (!strcmp(vendor, "GenuineIntel"))
 		/* init_intel() from 2.6.24 on: "if (c->x86 == 6)", the rule
@@ -264,7 +264,7 @@ static void detect(struct ucopy_cpu *c)
 				f |= UCOPY_F(FSRC);
 		}
 	}
-	if (rep_good(c->vendor, c->family, c->model, sig))
+	if (ucopy_rep_good(c->vendor, c->family, c->model, sig))
 		f |= UCOPY_F(REP_GOOD);
 
 	unsigned maxext = __get_cpuid_max(0x80000000, NULL);

@@ -74,6 +74,11 @@ size_t ucopy_call_tolerant(ucopy_kernel_fn fn, void *dst, const void *src,
 /* The shared fault fixup tail (kernels/<arch>/fixup.S). */
 void ucopy_fixup_tail(void) HIDDEN;
 
+/* Whether Linux sets X86_FEATURE_REP_GOOD for this CPU (cpu.c); sig is
+ * CPUID leaf 1 EAX. */
+int ucopy_rep_good(const char *vendor, unsigned family, unsigned model,
+		   unsigned sig) HIDDEN;
+
 /* Calibration profiles (profile.c).  ucopy_profile_find() puts in buf the
  * profile to use: UCOPY_PROFILE when set and not empty, else the default path
  * when a file exists there.

@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 
 #include "check.h"
-#include "ucopy.h"
+#include "internal.h"
 
 #define F(x) UCOPY_F(x)
 
@@ -307,6 +307,39 @@ static void test_parse(void)
 	check_group("cpu feature list parsing");
 }
 
+/* REP_GOOD by vendor, family and signature, as the Linux vendor files set
+ * it (the rules cpu.c cites), including the boundaries. */
+static void test_rep_good(void)
+{
+	static const struct {
+		const char *vendor;
+		unsigned family, model, sig;
+		int want;
+	} t[] = {
+		{ "GenuineIntel", 6, 0x0f, 0x06f6, 1 },    /* Core 2 */
+		{ "GenuineIntel", 6, 0xcf, 0xc06f2, 1 },   /* this project's Xeon */
+		{ "GenuineIntel", 15, 4, 0x0f41, 0 },      /* Pentium 4: left out */
+		{ "GenuineIntel", 5, 2, 0x0521, 0 },
+		{ "GenuineIntel", 19, 1, 0, 1 },           /* new family */
+		{ "AuthenticAMD", 0x19, 0x21, 0xa20f10, 1 }, /* Zen 3 */
+		{ "AuthenticAMD", 0x10, 2, 0x100f22, 1 },
+		{ "AuthenticAMD", 0xf, 4, 0x0f47, 0 },     /* K8 before C stepping */
+		{ "AuthenticAMD", 0xf, 4, 0x0f48, 1 },
+		{ "AuthenticAMD", 0xf, 5, 0x0f50, 0 },
+		{ "AuthenticAMD", 0xf, 5, 0x0f58, 1 },
+		{ "HygonGenuine", 0x18, 0, 0, 1 },
+		{ "CentaurHauls", 6, 0x0e, 0, 0 },
+		{ "CentaurHauls", 6, 0x0f, 0, 1 },
+		{ "  Shanghai  ", 7, 0, 0, 1 },
+		{ "SomethingElse", 6, 0x55, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		CHECK(ucopy_rep_good(t[i].vendor, t[i].family, t[i].model, t[i].sig) == t[i].want,
+		      "%s family %#x model %#x sig %#x: expected rep_good %d", t[i].vendor,
+		      t[i].family, t[i].model, t[i].sig, t[i].want);
+	check_group("cpu rep_good by vendor rules");
+}
+
 int main(void)
 {
 	test_detect();
@@ -314,5 +347,6 @@ int main(void)
 	test_caches();
 	test_names();
 	test_parse();
+	test_rep_good();
 	return check_exit();
 }
