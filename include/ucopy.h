@@ -165,29 +165,39 @@ UCOPY_API int ucopy_features_parse(const char *list, uint64_t base,
 				   uint64_t *out, char *err, size_t errlen);
 
 /*=====   Kernels   =====
- * A kernel is one copy strategy.  Every kernel has the same interface: it
- * copies n bytes from src to dst (no overlap) and returns {dst, left}, where
- * left is the number of bytes not copied: always 0, except when a
- * fault-capable kernel faults inside a fault-tolerant copy.  The pair is
- * returned in registers (rax:rdx on x86-64), so a kernel serves as memcpy()
- * without a wrapper. */
+ * A kernel is one copy strategy, built as up to two functions from one
+ * source:
+ *  - fn, the plain body: copies n bytes from src to dst (no overlap) and
+ *    returns {dst, 0} in registers (rax:rdx on x86-64), so it serves as
+ *    memcpy() without a wrapper.  A fault inside it is not recovered.
+ *  - try_fn, the try body of a fault-capable kernel: the same copy with every
+ *    access that can fault listed in the exception table; it returns the
+ *    number of bytes not copied, with the contract of ucopy_try() (above).
+ *    Its faults are recovered only while ucopy's handler is installed
+ *    (ucopy_fault_init()); ucopy_policy_try() sees to that.
+ * Two bodies, so that ucopy_try() can jump straight into a kernel as
+ * ucopy_memcpy() does (docs/performance.md, "ucopy_try vs ucopy_memcpy"). */
 
 struct ucopy_ret {
 	void *dst;
-	size_t left;
+	size_t left;   /* always 0: counts come from try_fn */
 };
 typedef struct ucopy_ret (*ucopy_kernel_fn)(void *UCOPY_RESTRICT dst,
 					    const void *UCOPY_RESTRICT src,
 					    size_t n);
 
-#define UCOPY_KERNEL_FAULT_CAPABLE 1u /* every faulting access has a fixup */
+/* Set exactly when try_fn is not NULL. */
+#define UCOPY_KERNEL_FAULT_CAPABLE 1u
 
 struct ucopy_kernel {
 	const char *name;     /* "movsb" */
 	const char *summary;  /* one line: what it does */
 	uint64_t requires;    /* UCOPY_F() bits the CPU must have */
 	unsigned flags;       /* UCOPY_KERNEL_* */
-	ucopy_kernel_fn fn;
+	ucopy_kernel_fn fn;   /* the plain body */
+	/* The try body: bytes not copied (0 on success); NULL for a kernel
+	 * that cannot recover from a fault (libc). */
+	size_t (*try_fn)(void *dst, const void *src, size_t n);
 };
 
 /*! ucopy_kernel_count(), ucopy_kernel_at() :
@@ -207,9 +217,10 @@ UCOPY_API int ucopy_kernel_supported(const struct ucopy_kernel *k,
 				     uint64_t features);
 
 /*! ucopy_kernel_fault_capable() :
- * @return : k itself when it can be used for a fault-tolerant copy, else the
- *           nearest fault-capable kernel the running CPU supports (for `libc`:
- *           the best vector kernel).  Never NULL for a non-NULL k. */
+ * @return : k itself when it can be used for a fault-tolerant copy (it has a
+ *           try_fn), else the nearest fault-capable kernel the running CPU
+ *           supports (for `libc`: the best vector kernel).  Never NULL for a
+ *           non-NULL k. */
 UCOPY_API const struct ucopy_kernel *
 ucopy_kernel_fault_capable(const struct ucopy_kernel *k);
 

@@ -4,9 +4,9 @@
  * The active policy is resolved once, at first use, into a compiled table of
  * (limit, function) pairs.  ucopy_memcpy (kernels/<arch>/entry.S) tests the
  * first rule itself and otherwise jumps through ucopy_memcpy_impl: the second
- * kernel of a two-rule policy, or dispatch_rules() for the rest.  The
- * fault-tolerant copies (kernels/<arch>/try.S) scan a second table in which
- * kernels that cannot recover from a fault are replaced.
+ * kernel of a two-rule policy, or dispatch_rules() for the rest.  ucopy_try
+ * (entry.S too) does the same over a second table of the kernels' try
+ * bodies, in which kernels that cannot recover from a fault are replaced.
  */
 #include "internal.h"
 
@@ -17,7 +17,11 @@
 #include <string.h>
 
 static struct compiled_rule plain[UCOPY_MAX_RULES];
-struct compiled_rule ucopy_tolerant_rules[UCOPY_MAX_RULES];
+static struct {
+	size_t limit;
+	ucopy_try_fn fn;
+} tolerant[UCOPY_MAX_RULES];
+static unsigned ntolerant;
 static struct ucopy_policy policy;
 static char reason[512];
 static char profile_path[PATH_MAX_PROFILE];
@@ -26,11 +30,15 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, size_t);
 
-/* Written once, under `once`; read by entry.S and by fault.c.  The limits
- * start at 0 so that every size goes to the resolvers until then. */
+/* Written once, under `once` (the try words by ucopy_try_enable()); read by
+ * entry.S.  The limits start at 0 so that every size goes to the resolvers
+ * until then. */
 size_t ucopy_first_limit;
 ucopy_kernel_fn ucopy_first_fn = resolve_then_copy;
 ucopy_kernel_fn ucopy_memcpy_impl = resolve_then_copy;
+size_t ucopy_try_first_limit;
+ucopy_try_fn ucopy_try_first_fn = ucopy_try_cold;
+ucopy_try_fn ucopy_try_impl = ucopy_try_cold;
 
 /* Sizes past the first rule.  The last rule's limit is SIZE_MAX, and no
  * object has SIZE_MAX bytes, so the scan always stops inside the table. */
@@ -43,15 +51,23 @@ static struct ucopy_ret dispatch_rules(void *restrict dst,
 	return r->fn(dst, src, n);
 }
 
+static size_t dispatch_try_rules(void *dst, const void *src, size_t n)
+{
+	unsigned i = 1;
+	while (n >= tolerant[i].limit)
+		i++;
+	return tolerant[i].fn(dst, src, n);
+}
 
 static void compile(const struct ucopy_policy *p)
 {
 	for (unsigned i = 0; i < p->nrules; i++) {
 		size_t limit = i + 1 == p->nrules ? SIZE_MAX : p->rule[i].limit;
 		plain[i] = (struct compiled_rule){ limit, p->rule[i].kernel->fn };
-		ucopy_tolerant_rules[i] = (struct compiled_rule){
-			limit, ucopy_kernel_fault_capable(p->rule[i].kernel)->fn };
+		tolerant[i].limit = limit;
+		tolerant[i].fn = ucopy_kernel_fault_capable(p->rule[i].kernel)->try_fn;
 	}
+	ntolerant = p->nrules;
 	/* One rule: the first test always passes.  Two: the second kernel
 	 * takes the rest directly. */
 	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn :
@@ -61,6 +77,17 @@ static void compile(const struct ucopy_policy *p)
 	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
+}
+
+/* ucopy_try from now on runs the try bodies directly (called once the
+ * signal handler is in place, after the policy was compiled). */
+void ucopy_try_enable(void)
+{
+	ucopy_try_fn rest = ntolerant == 1 ? tolerant[0].fn :
+			    ntolerant == 2 ? tolerant[1].fn : dispatch_try_rules;
+	__atomic_store_n(&ucopy_try_impl, rest, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_limit, tolerant[0].limit, __ATOMIC_RELEASE);
 }
 
 /* Resolves spec for the running CPU; on failure *p is untouched. */

@@ -1,17 +1,18 @@
 /*
  * fault.c - fault-tolerant copies: the exception table and the signal handler.
  *
- * The Linux kernel's mechanism, in user space.  Every kernel instruction that
- * may fault is listed with a fixup address in the section ucopy_extable.
- * A fault-tolerant copy calls its kernel from one call site (try.S), so a
- * thread is inside one exactly when the word at its stack pointer is that
- * call's return address (kernels never touch the stack).  A SIGSEGV or
- * SIGBUS that the kernel raised for such a thread at a listed instruction is
- * answered by moving the thread's PC to the fixup, which finishes the copy
- * byte by byte up to the faulting byte and returns the count not copied.
- * Any other signal goes where it would have gone without ucopy.  The fast
- * path costs a flag test and a call: no sigsetjmp, no system call, no
- * thread-local store.
+ * The Linux kernel's mechanism, in user space.  Every kernel is built twice
+ * (kernels/<arch>/README.md): a plain body for ucopy_memcpy, with no
+ * exception table entries, and a try body, run only by the fault-tolerant
+ * copies, whose every instruction that may fault is listed with a fixup
+ * address in the section ucopy_extable.  So a thread faulted inside a
+ * fault-tolerant copy exactly when its PC is in the table: the per-thread
+ * "inside" flag is the PC itself.  A SIGSEGV or SIGBUS that the kernel
+ * raised at a listed instruction is answered by moving the thread's PC to
+ * the fixup, which finishes the copy byte by byte up to the faulting byte
+ * and returns the count not copied.  Any other signal goes where it would
+ * have gone without ucopy.  The fast path is the kernel itself: no
+ * sigsetjmp, no system call, no thread-local store, no extra call.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -73,19 +74,6 @@ static uintptr_t *context_pc(void *ctx)
 #endif
 }
 
-/* The return address of the call that entered the faulting kernel.  Read
- * only once the PC is known to be a kernel's, so the stack pointer is the
- * one the kernel was called with. */
-static uintptr_t context_return_address(void *ctx)
-{
-	ucontext_t *uc = ctx;
-#if defined(__x86_64__)
-	return *(const uintptr_t *)uc->uc_mcontext.gregs[REG_RSP];
-#elif defined(__aarch64__)
-	return uc->uc_mcontext.regs[30];
-#endif
-}
-
 static void restore_default(int sig)
 {
 	struct sigaction dfl;
@@ -134,8 +122,7 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	if (si->si_code > 0) {
 		uintptr_t *pc = context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
-		uintptr_t ra = fixup ? context_return_address(ctx) : 0;
-		if (ra == (uintptr_t)ucopy_try_return || ra == (uintptr_t)ucopy_try_return2) {
+		if (fixup) {
 			*pc = fixup;
 			return;
 		}
@@ -152,7 +139,7 @@ int ucopy_fault_init(void)
 {
 	int rc = 0;
 	pthread_once(&sorted, sort_extable);
-	/* ucopy_try scans the compiled policy as soon as it sees ready. */
+	/* Compiles the policy ucopy_try_enable() publishes. */
 	ucopy_active();
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < 2 && rc == 0; i++) {
@@ -173,8 +160,10 @@ int ucopy_fault_init(void)
 		if (sigaction(signals[i], &sa, NULL) != 0)
 			rc = -1;
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		ucopy_try_enable();
 		__atomic_store_n(&ucopy_try_ready, 1, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
@@ -214,5 +203,5 @@ size_t ucopy_policy_try(const struct ucopy_policy *p, void *restrict dst,
 	    ucopy_fault_init() != 0)
 		return n;
 	const struct ucopy_kernel *k = ucopy_policy_kernel(p, n);
-	return ucopy_call_tolerant(ucopy_kernel_fault_capable(k)->fn, dst, src, n);
+	return ucopy_kernel_fault_capable(k)->try_fn(dst, src, n);
 }

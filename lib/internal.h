@@ -22,10 +22,13 @@ struct extable_entry {
 extern struct extable_entry __start_ucopy_extable[] HIDDEN;
 extern struct extable_entry __stop_ucopy_extable[] HIDDEN;
 
-/* The kernels (lib/kernels/<arch>/), each a ucopy_kernel_fn. */
+/* The kernels (lib/kernels/<arch>/): the plain body ucopy_k_NAME, a
+ * ucopy_kernel_fn, and the try body ucopy_t_NAME, a ucopy_try_fn. */
+typedef size_t (*ucopy_try_fn)(void *dst, const void *src, size_t n);
 #define KERNEL_DECL(name) \
 	struct ucopy_ret ucopy_k_##name(void *restrict, const void *restrict, \
-					size_t) HIDDEN
+					size_t) HIDDEN; \
+	size_t ucopy_t_##name(void *, const void *, size_t) HIDDEN
 KERNEL_DECL(byte);
 KERNEL_DECL(word);
 KERNEL_DECL(unrolled);
@@ -49,27 +52,30 @@ struct compiled_rule {
 	ucopy_kernel_fn fn;
 };
 
-/* The compiled active policy (dispatch.c): ucopy_memcpy sends sizes below
- * ucopy_first_limit to ucopy_first_fn, all others to ucopy_memcpy_impl.
- * ucopy_tolerant_rules is the same policy with every kernel fault-capable,
- * scanned by ucopy_try (kernels/<arch>/try.S). */
+/* The compiled active policy (dispatch.c), read by the entry points
+ * (kernels/<arch>/entry.S) as a compare and one indirect jump:
+ * ucopy_memcpy sends sizes below ucopy_first_limit to ucopy_first_fn, all
+ * others to ucopy_memcpy_impl; ucopy_try does the same with the try bodies
+ * of the same policy (kernels that cannot recover replaced), through
+ * ucopy_try_first_limit/_first_fn/_impl.  Those start as 0 and
+ * ucopy_try_cold, and are set by ucopy_try_enable() once ucopy's handler is
+ * installed: a try body must not run before a fault in it can be
+ * recovered. */
 extern size_t ucopy_first_limit HIDDEN;
 extern ucopy_kernel_fn ucopy_first_fn HIDDEN;
 extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
-extern struct compiled_rule ucopy_tolerant_rules[UCOPY_MAX_RULES] HIDDEN;
+extern size_t ucopy_try_first_limit HIDDEN;
+extern ucopy_try_fn ucopy_try_first_fn HIDDEN;
+extern ucopy_try_fn ucopy_try_impl HIDDEN;
+void ucopy_try_enable(void) HIDDEN;
 
-/* The fault-tolerant entry (kernels/<arch>/try.S and fault.c).  ucopy_try
- * runs the kernel with a call whose return address is ucopy_try_return or
- * ucopy_try_return2; the signal handler recovers only faults whose stack
- * holds one.  ucopy_try_ready
- * is set once the policy is compiled and the handler installed; until then
- * ucopy_try goes to ucopy_try_cold. */
+/* Fault-tolerant copies (fault.c).  ucopy_try_ready is set once the policy
+ * is compiled and the handler installed.  ucopy_try_cold installs them
+ * (ucopy_try before that point); ucopy_try_local is ucopy_try's hidden
+ * name, for the library's own calls. */
 extern unsigned char ucopy_try_ready HIDDEN;
-extern const char ucopy_try_return[] HIDDEN, ucopy_try_return2[] HIDDEN;
 size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
-size_t ucopy_call_tolerant(ucopy_kernel_fn fn, void *dst, const void *src,
-			   size_t n) HIDDEN;
 
 /* The shared fault fixup tail (kernels/<arch>/fixup.S). */
 void ucopy_fixup_tail(void) HIDDEN;

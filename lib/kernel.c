@@ -9,10 +9,12 @@
 
 #include <string.h>
 
-#define FC UCOPY_KERNEL_FAULT_CAPABLE
+/* A fault-capable kernel: its plain and its try body (kernels/<arch>/),
+ * and the flag that says it has the second. */
+#define BODIES(name) UCOPY_KERNEL_FAULT_CAPABLE, ucopy_k_##name, ucopy_t_##name
 
 /* The C library's memcpy behind the kernel interface.  Its accesses have no
- * exception table entries, so it is not fault-capable. */
+ * exception table entries, so it is not fault-capable: no try body. */
 static struct ucopy_ret k_libc(void *restrict dst, const void *restrict src,
 			       size_t n)
 {
@@ -22,31 +24,30 @@ static struct ucopy_ret k_libc(void *restrict dst, const void *restrict src,
 
 static const struct ucopy_kernel kernels[] = {
 #if defined(__x86_64__)
-	{ "byte", "one byte at a time", 0, FC, ucopy_k_byte },
+	{ "byte", "one byte at a time", 0, BODIES(byte) },
 	{ "word", "8-byte words, then bytes (the kernel's short-copy path)",
-	  0, FC, ucopy_k_word },
+	  0, BODIES(word) },
 	{ "unrolled", "64-byte blocks of eight 8-byte moves, then words, then bytes",
-	  0, FC, ucopy_k_unrolled },
+	  0, BODIES(unrolled) },
 	/* rep movsq and rep movsb run on every x86-64; REP_GOOD, ERMS and
 	 * FSRM only make them fast, which is for a policy to weigh. */
-	{ "movsq", "rep movsq, then rep movsb for the tail", 0, FC, ucopy_k_movsq },
-	{ "movsb", "rep movsb", 0, FC, ucopy_k_movsb },
+	{ "movsq", "rep movsq, then rep movsb for the tail", 0, BODIES(movsq) },
+	{ "movsb", "rep movsb", 0, BODIES(movsb) },
 	{ "movsb_safe",
 	  "rep movsb, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
-	  UCOPY_F(ERMS) | UCOPY_F(AVX2), FC, ucopy_k_movsb_safe },
+	  UCOPY_F(ERMS) | UCOPY_F(AVX2), BODIES(movsb_safe) },
 	{ "sse2", "16-byte vectors, overlapping head and tail, aligned-store loop",
-	  UCOPY_F(SSE2), FC, ucopy_k_sse2 },
+	  UCOPY_F(SSE2), BODIES(sse2) },
 	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",
-	  UCOPY_F(AVX2), FC, ucopy_k_avx2 },
+	  UCOPY_F(AVX2), BODIES(avx2) },
 	/* Byte-masked moves (BW) of zmm16-23 and, near a page end, ymm16/xmm16
 	 * (VL): EVEX-only registers need no vzeroupper. */
 	{ "avx512", "64-byte vectors, one masked move up to 64 bytes, aligned-store loop",
-	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), FC,
-	  ucopy_k_avx512 },
+	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(avx512) },
 	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
-	  UCOPY_F(SSE2), FC, ucopy_k_nt },
+	  UCOPY_F(SSE2), BODIES(nt) },
 #endif
-	{ "libc", "the system C library's memcpy", 0, 0, k_libc },
+	{ "libc", "the system C library's memcpy", 0, 0, k_libc, NULL },
 };
 
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
@@ -81,7 +82,7 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
  * sse2 when CPU detection reported nothing (SSE2 is x86-64 baseline). */
 const struct ucopy_kernel *ucopy_kernel_fault_capable(const struct ucopy_kernel *k)
 {
-	if (!k || (k->flags & FC))
+	if (!k || k->try_fn)
 		return k;
 #if defined(__x86_64__)
 	const struct ucopy_kernel *avx2 = ucopy_kernel_find("avx2");

@@ -463,6 +463,32 @@ static void child_memcpy_fault(void)
 	_exit(4);
 }
 
+/* Every kernel's plain body (ucopy_memcpy's) has no exception table
+ * entries: with ucopy's handler installed, a fault in it still kills. */
+static const struct ucopy_kernel *plain_kernel;
+
+static void child_plain_body_fault(void)
+{
+	char buf[64];
+	ucopy_fault_init();
+	plain_kernel->fn(buf, (const void *)bad_pointer(), 64);
+	_exit(4);
+}
+
+static void test_plain_bodies(void)
+{
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		plain_kernel = ucopy_kernel_at(i);
+		if (!ucopy_kernel_supported(plain_kernel, ucopy_cpu()->features))
+			continue;
+		int st = in_child(child_plain_body_fault);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a fault in %s's plain body must kill with SIGSEGV, status %#x",
+		      plain_kernel->name, st);
+	}
+	check_group("fault in a kernel's plain body kills, for every kernel");
+}
+
 static void child_ignored(void)
 {
 	signal(SIGSEGV, SIG_IGN);
@@ -551,6 +577,7 @@ static void test_chaining(void)
 	st = in_child(child_sent_signal);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "a sent SIGSEGV: status %#x", st);
 	check_group("fault chaining: application handlers, default action, altstack, re-install");
+	test_plain_bodies();
 }
 
 int main(void)

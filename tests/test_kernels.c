@@ -1,6 +1,7 @@
 /*
- * test_kernels.c - every copy kernel over sizes, alignments and guard bytes,
- * the kernel table, and the exception table the kernels emit.
+ * test_kernels.c - every copy kernel, plain body and try body, over sizes,
+ * alignments and guard bytes, the kernel table, and the exception table the
+ * try bodies emit (and the plain bodies do not).
  *
  * Sizes 0..256 run every source x destination alignment 0..63; sizes
  * 257..2048 every destination alignment with a random source alignment;
@@ -47,26 +48,37 @@ static void *map(size_t len)
 	return p;
 }
 
-/* Copies n bytes with k at source alignment sa and destination alignment
- * da (both from a 4096-aligned base) and checks everything; returns 0 or
- * -1 after recording the failure. */
-static int copy_check(const struct ucopy_kernel *k, size_t n, unsigned sa,
-		      unsigned da)
+/* Copies n bytes with k's plain body (try 0) or try body (try 1) at source
+ * alignment sa and destination alignment da (both from a 4096-aligned base)
+ * and checks everything; returns 0 or -1 after recording the failure. */
+static int copy_check(const struct ucopy_kernel *k, int try, size_t n,
+		      unsigned sa, unsigned da)
 {
 	unsigned char *s = srcbuf + GUARD + sa;
 	unsigned char *d = dstbuf + GUARD + da;
+	const char *body = try ? "try body" : "plain body";
 	memset(d - GUARD, FILL, n + 2 * GUARD);
-	struct ucopy_ret r = k->fn(d, s, n);
-	if (r.dst != d || r.left != 0) {
-		CHECK(0, "%s n=%zu sa=%u da=%u: returned {%p, %zu}, expected {%p, 0}",
-		      k->name, n, sa, da, r.dst, r.left, (void *)d);
-		return -1;
+	if (try) {
+		size_t left = k->try_fn(d, s, n);
+		if (left != 0) {
+			CHECK(0, "%s %s n=%zu sa=%u da=%u: returned %zu, expected 0",
+			      k->name, body, n, sa, da, left);
+			return -1;
+		}
+	} else {
+		struct ucopy_ret r = k->fn(d, s, n);
+		if (r.dst != d || r.left != 0) {
+			CHECK(0, "%s %s n=%zu sa=%u da=%u: returned {%p, %zu}, "
+			      "expected {%p, 0}", k->name, body, n, sa, da, r.dst,
+			      r.left, (void *)d);
+			return -1;
+		}
 	}
 	for (ptrdiff_t i = 1; i <= GUARD; i++) {
 		ptrdiff_t at = d[-i] != FILL ? -i : d[n - 1 + i] != FILL ? (ptrdiff_t)n - 1 + i : 0;
 		if (at) {
-			CHECK(0, "%s n=%zu sa=%u da=%u: guard byte dst[%td] written",
-			      k->name, n, sa, da, at);
+			CHECK(0, "%s %s n=%zu sa=%u da=%u: guard byte dst[%td] written",
+			      k->name, body, n, sa, da, at);
 			return -1;
 		}
 	}
@@ -74,8 +86,8 @@ static int copy_check(const struct ucopy_kernel *k, size_t n, unsigned sa,
 		size_t i = 0;
 		while (d[i] == s[i])
 			i++;
-		CHECK(0, "%s n=%zu sa=%u da=%u: dst[%zu] = %#x, expected %#x",
-		      k->name, n, sa, da, i, d[i], s[i]);
+		CHECK(0, "%s %s n=%zu sa=%u da=%u: dst[%zu] = %#x, expected %#x",
+		      k->name, body, n, sa, da, i, d[i], s[i]);
 		return -1;
 	}
 	return 0;
@@ -87,10 +99,10 @@ static const size_t large[] = {
 	2049, 2500, 3000, 4352, 5000, 12345, 32u << 10, 65537 * 3, 1000003,
 };
 
-static void test_kernel(const struct ucopy_kernel *k)
+static void test_kernel(const struct ucopy_kernel *k, int try)
 {
 	char name[64];
-	snprintf(name, sizeof name, "copy %s", k->name);
+	snprintf(name, sizeof name, "copy %s%s", k->name, try ? " (try body)" : "");
 	if (!ucopy_kernel_supported(k, ucopy_cpu()->features)) {
 		check_skip(name, "the CPU cannot run this kernel");
 		return;
@@ -99,26 +111,27 @@ static void test_kernel(const struct ucopy_kernel *k)
 	for (size_t n = 0; n <= 256 && !bad; n++)
 		for (unsigned sa = 0; sa < ALIGN && !bad; sa++)
 			for (unsigned da = 0; da < ALIGN && !bad; da++)
-				bad = copy_check(k, n, sa, da);
+				bad = copy_check(k, try, n, sa, da);
 	for (size_t n = 257; n <= 2048 && !bad; n++)
 		for (unsigned da = 0; da < ALIGN && !bad; da++)
-			bad = copy_check(k, n, (unsigned)(rnd() % ALIGN), da);
+			bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN), da);
 	for (size_t p = 4096; p <= MAXN && !bad; p *= 2) {
 		for (size_t n = p - 1; n <= p + 1 && n <= MAXN && !bad; n++) {
 			/* the slow kernels get fewer big copies */
 			int pairs = n > (1u << 20) ? 2 : 4;
-			bad = copy_check(k, n, 0, 0) || copy_check(k, n, 63, 1);
+			bad = copy_check(k, try, n, 0, 0) ||
+			      copy_check(k, try, n, 63, 1);
 			for (int i = 2; i < pairs && !bad; i++)
-				bad = copy_check(k, n, (unsigned)(rnd() % ALIGN),
+				bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN),
 						 (unsigned)(rnd() % ALIGN));
 		}
 	}
 	for (size_t i = 0; i < sizeof large / sizeof large[0] && !bad; i++)
 		for (size_t n = large[i] - 1; n <= large[i] + 1 && !bad; n++)
-			bad = copy_check(k, n, (unsigned)(rnd() % ALIGN),
+			bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN),
 					 (unsigned)(rnd() % ALIGN));
 	CHECK(memcmp(srcbuf, srcref, MAXN + SLACK) == 0,
-	      "%s wrote to its source", k->name);
+	      "%s wrote to its source", name);
 	check_group(name);
 }
 
@@ -142,6 +155,8 @@ static void test_table(void)
 		CHECK(k->summary && *k->summary, "%s has no summary", k->name);
 		CHECK(k->fn, "%s has no function", k->name);
 		int fc = strcmp(k->name, "libc") != 0;
+		CHECK(!!k->try_fn == fc, "%s: try body %s", k->name,
+		      k->try_fn ? "present" : "missing");
 		CHECK(!!(k->flags & UCOPY_KERNEL_FAULT_CAPABLE) == fc,
 		      "%s: fault-capable flag %u", k->name, k->flags);
 		CHECK(ucopy_kernel_supported(k, k->requires), "%s unsupported with "
@@ -149,8 +164,8 @@ static void test_table(void)
 		CHECK(!k->requires || !ucopy_kernel_supported(k, 0),
 		      "%s supported with no features", k->name);
 		const struct ucopy_kernel *f = ucopy_kernel_fault_capable(k);
-		CHECK(f && (f->flags & UCOPY_KERNEL_FAULT_CAPABLE), "%s: no "
-		      "fault-capable replacement", k->name);
+		CHECK(f && (f->flags & UCOPY_KERNEL_FAULT_CAPABLE) && f->try_fn,
+		      "%s: no fault-capable replacement", k->name);
 		CHECK(!fc || f == k, "%s replaced although fault-capable", k->name);
 		CHECK(!f || ucopy_kernel_supported(f, ucopy_cpu()->features),
 		      "%s replaced by %s, which the CPU cannot run", k->name,
@@ -170,23 +185,32 @@ static void test_table(void)
 	check_group("kernel table");
 }
 
-/* Every exception table entry must name an instruction inside one of the
- * assembly functions, and a fixup in the same function or the shared tail:
- * an entry pointing elsewhere would let the handler resume a fault that is
- * not a kernel's.  Without the functions' sizes, "inside" is: at or after
- * the nearest function start below it, before the next one, and within
- * 4 KiB of it (the largest kernel is about 1.5 KiB). */
+/* Every exception table entry must name an instruction inside a try body or
+ * the shared tail, and a fixup in the same function or the tail: an entry
+ * pointing elsewhere would let the handler resume a fault that is not a
+ * fault-tolerant copy's.  The plain bodies and the memmove helpers must have
+ * none, so that a fault in ucopy_memcpy or ucopy_memmove is never recovered
+ * (rule 7).  Without the functions' sizes, "inside" is: at or after the
+ * nearest function start below it, before the next one, and within 4 KiB of
+ * it (the largest body is about 1 KiB). */
+
+#define BODIES(name) \
+	{ #name, (uintptr_t)ucopy_k_##name, 0 }, \
+	{ #name " (try)", (uintptr_t)ucopy_t_##name, 1 }
 
 static void test_extable(void)
 {
-	const uintptr_t fns[] = {
-		(uintptr_t)ucopy_k_byte, (uintptr_t)ucopy_k_word,
-		(uintptr_t)ucopy_k_unrolled, (uintptr_t)ucopy_k_movsq,
-		(uintptr_t)ucopy_k_movsb, (uintptr_t)ucopy_k_movsb_safe,
-		(uintptr_t)ucopy_k_sse2, (uintptr_t)ucopy_k_avx2,
-		(uintptr_t)ucopy_k_avx512, (uintptr_t)ucopy_k_nt,
-		(uintptr_t)ucopy_fixup_tail,
-		(uintptr_t)ucopy_copy_backward, (uintptr_t)ucopy_copy_forward_overlap,
+	static const struct {
+		const char *name;
+		uintptr_t at;
+		int listed;   /* 1: must have entries, 0: must have none */
+	} fns[] = {
+		BODIES(byte), BODIES(word), BODIES(unrolled), BODIES(movsq),
+		BODIES(movsb), BODIES(movsb_safe), BODIES(sse2), BODIES(avx2),
+		BODIES(avx512), BODIES(nt),
+		{ "fixup tail", (uintptr_t)ucopy_fixup_tail, 1 },
+		{ "memmove backward", (uintptr_t)ucopy_copy_backward, 0 },
+		{ "memmove forward", (uintptr_t)ucopy_copy_forward_overlap, 0 },
 	};
 	const size_t nfns = sizeof fns / sizeof fns[0];
 	size_t n = (size_t)(__stop_ucopy_extable - __start_ucopy_extable);
@@ -196,20 +220,18 @@ static void test_extable(void)
 		const struct extable_entry *e = &__start_ucopy_extable[i];
 		size_t fi = nfns, fx = nfns;
 		for (size_t j = 0; j < nfns; j++) {
-			if (fns[j] <= e->insn && (fi == nfns || fns[j] > fns[fi]))
+			if (fns[j].at <= e->insn && (fi == nfns || fns[j].at > fns[fi].at))
 				fi = j;
-			if (fns[j] <= e->fixup && (fx == nfns || fns[j] > fns[fx]))
+			if (fns[j].at <= e->fixup && (fx == nfns || fns[j].at > fns[fx].at))
 				fx = j;
 		}
-		int ok = fi < nfns && e->insn - fns[fi] < 4096;
-		for (size_t j = 0; ok && j < nfns; j++)
-			ok = !(fns[j] > fns[fi] && fns[j] <= e->insn);
+		int ok = fi < nfns && e->insn - fns[fi].at < 4096;
 		CHECK(ok, "entry %zu: insn %#" PRIxPTR " is in no kernel", i, e->insn);
-		CHECK(fx < nfns && (fx == fi || fns[fx] == (uintptr_t)ucopy_fixup_tail)
-		      && e->fixup - fns[fx] < 4096, "entry %zu: fixup %#" PRIxPTR
+		CHECK(fx < nfns && (fx == fi || fns[fx].at == (uintptr_t)ucopy_fixup_tail)
+		      && e->fixup - fns[fx].at < 4096, "entry %zu: fixup %#" PRIxPTR
 		      " is not in its kernel (%#" PRIxPTR ") or the shared tail",
 		      i, e->fixup, e->insn);
-		if (fi < nfns)
+		if (ok)
 			used[fi]++;
 		for (size_t j = 0; j < i; j++)
 			if (__start_ucopy_extable[j].insn == e->insn) {
@@ -218,12 +240,11 @@ static void test_extable(void)
 				break;
 			}
 	}
-	/* memmove has no fault-tolerant form; everything else must be listed */
-	for (size_t j = 0; j < nfns - 2; j++)
-		CHECK(used[j] > 0, "function %zu has no exception table entries", j);
-	CHECK(used[nfns - 2] == 0 && used[nfns - 1] == 0,
-	      "the memmove helpers have exception table entries");
-	check_group("exception table");
+	for (size_t j = 0; j < nfns; j++)
+		CHECK(!!used[j] == fns[j].listed, "%s has %zu exception table entries%s",
+		      fns[j].name, used[j], fns[j].listed ? "" : ": a fault in it "
+		      "would be recovered");
+	check_group("exception table: try bodies only");
 }
 
 int main(void)
@@ -245,7 +266,11 @@ int main(void)
 
 	test_table();
 	test_extable();
-	for (size_t i = 0; i < ucopy_kernel_count(); i++)
-		test_kernel(ucopy_kernel_at(i));
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		const struct ucopy_kernel *k = ucopy_kernel_at(i);
+		test_kernel(k, 0);
+		if (k->try_fn)
+			test_kernel(k, 1);
+	}
 	return check_exit();
 }

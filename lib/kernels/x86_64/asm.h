@@ -1,6 +1,18 @@
 /*
  * asm.h - macros shared by the x86-64 kernels.
  *
+ * Every fault-capable kernel is written once, as a gas macro `NAME_body`
+ * with one parameter `try`, and assembled twice by KERNEL(NAME):
+ *   ucopy_k_NAME (try = 0)  the plain body, memcpy's contract: returns
+ *                           {dst, 0} in rax:rdx, no exception table entries;
+ *   ucopy_t_NAME (try = 1)  the try body: returns the bytes not copied in
+ *                           rax (0 on success), every access that can fault
+ *                           listed in the exception table with its fixup.
+ * EX(), KSTART, KDONE and RET test `\try` and may only be used inside such a
+ * body macro (or a shared macro below that takes `try`; memmove.S passes -1:
+ * neither body, see KDONE).  Labels in a body
+ * carry the suffix `_\try` so that the two expansions do not collide.
+ *
  * Register discipline (the kernel's copy_user_64.S keeps the same one): at
  * every load or store that can fault, the fixup it names can derive where the
  * copy stands from registers alone.  See README.md in this directory.
@@ -27,10 +39,200 @@ name:
 	.quad insn, fixup;                      \
 	.popsection
 
-/* EX(fixup, insn): emits insn and lists it in the exception table.  The
- * numeric label 98 is reserved for it. */
+/* EX(fixup, insn): emits insn and, in a try body, lists it in the exception
+ * table (a plain body has no fixups at all).  The numeric label 98 is
+ * reserved for it. */
 #define EX(fixup, ...)                          \
 98:	__VA_ARGS__;                            \
-	EXTABLE(98b, fixup)
+	.if \try > 0; EXTABLE(98b, fixup); .endif
+
+/* KSTART: the plain body returns dst in rax, set first and never used as
+ * scratch; the try body returns a count and needs nothing. */
+#define KSTART .ifeq \try; mov %rdi, %rax; .endif
+/* KDONE: the whole copy is done: left = 0 in rdx (plain), or 0 bytes not
+ * copied in rax (try); nothing for try = -1, memmove.S's use of the shared
+ * macros (it returns dst alone and has no exception table entries). */
+#define KDONE .if \try > 0; xor %eax, %eax; .elseif \try == 0; xor %edx, %edx; .endif
+#define RET KDONE; ret
+/* RET after a path that wrote a ymm or zmm register: dirty upper halves
+ * slow down the caller's SSE code. */
+#define RET_VZ KDONE; vzeroupper; ret
+
+/* KERNEL(name): the two bodies of the macro name_body. */
+#define KERNEL(name)                    \
+FUNC(ucopy_k_##name);                   \
+	name##_body 0;                  \
+END(ucopy_k_##name);                    \
+FUNC(ucopy_t_##name);                   \
+	name##_body 1;                  \
+END(ucopy_t_##name)
+
+/* The rdx bytes at rsi/rdi one at a time; ends with RET.  The cursors
+ * advance after each store, so the fixup is the shared tail itself. */
+.macro BYTES try
+	test	%rdx, %rdx
+	jz	.Ldone\@
+.Lbyte\@:
+	EX(ucopy_fixup_tail, movzbl (%rsi), %ecx)
+	EX(ucopy_fixup_tail, movb %cl, (%rdi))
+	inc	%rsi
+	inc	%rdi
+	dec	%rdx
+	jnz	.Lbyte\@
+.Ldone\@:
+	RET
+.endm
+
+/* 8-byte words while 8 or more bytes remain, then BYTES. */
+.macro WORDS_BYTES try
+	cmp	$8, %rdx
+	jb	.Lbytes\@
+.Lwords\@:
+	EX(ucopy_fixup_tail, movq (%rsi), %rcx)
+	EX(ucopy_fixup_tail, movq %rcx, (%rdi))
+	add	$8, %rsi
+	add	$8, %rdi
+	sub	$8, %rdx
+	cmp	$8, %rdx
+	jae	.Lwords\@
+.Lbytes\@:
+	BYTES \try
+.endm
+
+/* A copy of rdx bytes, size <= rdx <= 2 * size, as a head and a tail access
+ * of `size` bytes that overlap: both loads before the stores, rdi/rsi/rdx
+ * untouched, so a fault restarts the copy from its start.  op both loads
+ * and stores (movl, movq, movdqu, vmovdqu, vmovdqu64); a, b its registers. */
+.macro HEAD_TAIL try, fix, op, size, a, b
+	EX(\fix, \op (%rsi), \a)
+	EX(\fix, \op -\size(%rsi,%rdx), \b)
+	EX(\fix, \op \a, (%rdi))
+	EX(\fix, \op \b, -\size(%rdi,%rdx))
+.endm
+
+/* 0..15 bytes (edx) in general registers: 1..3 as bytes 0, n/2 and n-1
+ * without a branch on the exact size (stored in that order: each store
+ * starts inside or at the end of what is written), 4..7 and 8..15 as
+ * HEAD_TAIL.  Ends every path with RET. */
+.macro GPR_LT16 try, fix
+	cmp	$8, %edx
+	jae	.L8_15\@
+	cmp	$4, %edx
+	jae	.L4_7\@
+	test	%edx, %edx
+	jz	.Lret\@
+	mov	%edx, %r8d
+	shr	%r8d
+	EX(\fix, movzbl (%rsi), %ecx)
+	EX(\fix, movzbl (%rsi,%r8), %r9d)
+	EX(\fix, movzbl -1(%rsi,%rdx), %r10d)
+	EX(\fix, movb %cl, (%rdi))
+	EX(\fix, movb %r9b, (%rdi,%r8))
+	EX(\fix, movb %r10b, -1(%rdi,%rdx))
+.Lret\@:
+	RET
+.L8_15\@:
+	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
+	RET
+.L4_7\@:
+	HEAD_TAIL \try, \fix, movl, 4, %ecx, %r8d
+	RET
+.endm
+
+/* The 64 bytes at rsi/rdi, four xmm loads then four stores with st
+ * (movdqu, movdqa, movntdq). */
+.macro XMM_BLOCK try, fix, st
+	EX(\fix, movdqu (%rsi), %xmm0)
+	EX(\fix, movdqu 16(%rsi), %xmm1)
+	EX(\fix, movdqu 32(%rsi), %xmm2)
+	EX(\fix, movdqu 48(%rsi), %xmm3)
+	EX(\fix, \st %xmm0, (%rdi))
+	EX(\fix, \st %xmm1, 16(%rdi))
+	EX(\fix, \st %xmm2, 32(%rdi))
+	EX(\fix, \st %xmm3, 48(%rdi))
+.endm
+
+/* The last 64 bytes of the copy (rsi + rdx, rdi + rdx), xmm0-3. */
+.macro XMM_LAST64 try, fix
+	EX(\fix, movdqu -64(%rsi,%rdx), %xmm0)
+	EX(\fix, movdqu -48(%rsi,%rdx), %xmm1)
+	EX(\fix, movdqu -32(%rsi,%rdx), %xmm2)
+	EX(\fix, movdqu -16(%rsi,%rdx), %xmm3)
+	EX(\fix, movdqu %xmm0, -64(%rdi,%rdx))
+	EX(\fix, movdqu %xmm1, -48(%rdi,%rdx))
+	EX(\fix, movdqu %xmm2, -32(%rdi,%rdx))
+	EX(\fix, movdqu %xmm3, -16(%rdi,%rdx))
+.endm
+
+/* sse2's classes up to 128 bytes (V = 16), also memmove's short copies:
+ * every class loads all its bytes before it stores any, so it is correct
+ * for overlapping regions too.  Larger sizes jump to gt128. */
+.macro SSE2_LE128 try, fix, gt128
+	cmp	$16, %rdx
+	jbe	.Lle16\@
+	cmp	$32, %rdx
+	ja	.Lgt32\@
+	HEAD_TAIL \try, \fix, movdqu, 16, %xmm0, %xmm1
+	RET
+
+.Lle16\@:
+	cmp	$8, %edx
+	jae	.L8_16\@
+	cmp	$4, %edx
+	jae	.L4_7\@
+	cmp	$1, %edx
+	ja	.L2_3\@
+	jb	.Lret\@
+	EX(\fix, movzbl (%rsi), %ecx)
+	EX(\fix, movb %cl, (%rdi))
+.Lret\@:
+	RET
+.L2_3\@:
+	EX(\fix, movzwl (%rsi), %ecx)
+	EX(\fix, movzwl -2(%rsi,%rdx), %r8d)
+	EX(\fix, movw %cx, (%rdi))
+	EX(\fix, movw %r8w, -2(%rdi,%rdx))
+	RET
+.L4_7\@:
+	HEAD_TAIL \try, \fix, movl, 4, %ecx, %r8d
+	RET
+.L8_16\@:
+	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
+	RET
+
+.Lgt32\@:
+	cmp	$64, %rdx
+	ja	.Lgt64\@
+	EX(\fix, movdqu (%rsi), %xmm0)
+	EX(\fix, movdqu 16(%rsi), %xmm1)
+	EX(\fix, movdqu -32(%rsi,%rdx), %xmm2)
+	EX(\fix, movdqu -16(%rsi,%rdx), %xmm3)
+	EX(\fix, movdqu %xmm0, (%rdi))
+	EX(\fix, movdqu %xmm1, 16(%rdi))
+	EX(\fix, movdqu %xmm2, -32(%rdi,%rdx))
+	EX(\fix, movdqu %xmm3, -16(%rdi,%rdx))
+	RET
+
+.Lgt64\@:
+	cmp	$128, %rdx
+	ja	\gt128
+	EX(\fix, movdqu (%rsi), %xmm0)
+	EX(\fix, movdqu 16(%rsi), %xmm1)
+	EX(\fix, movdqu 32(%rsi), %xmm2)
+	EX(\fix, movdqu 48(%rsi), %xmm3)
+	EX(\fix, movdqu -64(%rsi,%rdx), %xmm4)
+	EX(\fix, movdqu -48(%rsi,%rdx), %xmm5)
+	EX(\fix, movdqu -32(%rsi,%rdx), %xmm6)
+	EX(\fix, movdqu -16(%rsi,%rdx), %xmm7)
+	EX(\fix, movdqu %xmm0, (%rdi))
+	EX(\fix, movdqu %xmm1, 16(%rdi))
+	EX(\fix, movdqu %xmm2, 32(%rdi))
+	EX(\fix, movdqu %xmm3, 48(%rdi))
+	EX(\fix, movdqu %xmm4, -64(%rdi,%rdx))
+	EX(\fix, movdqu %xmm5, -48(%rdi,%rdx))
+	EX(\fix, movdqu %xmm6, -32(%rdi,%rdx))
+	EX(\fix, movdqu %xmm7, -16(%rdi,%rdx))
+	RET
+.endm
 
 #endif

@@ -5,8 +5,9 @@
  * enabled the ymm state); no alignment; src and dst do not overlap.
  *
  * Size classes (the layout of glibc's memmove-vec-unaligned-erms, V = 32):
- *   0..31    general registers (1..3: bytes 0, n/2, n-1 without a branch;
- *            4..7, 8..15: a head and a tail access that overlap), 16..31
+ *   0..31    general registers (GPR_LT16 in asm.h; 1..3: bytes 0, n/2, n-1
+ *            without a branch; 4..7, 8..15: a head and a tail access that
+ *            overlap), 16..31
  *            two xmm vectors that overlap
  *   32..64   two, 65..128 four, 129..256 eight vectors: head and tail halves
  *            that overlap in the middle
@@ -29,101 +30,60 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_avx2)
-	mov	%rdi, %rax
+.macro avx2_body try
+	KSTART
 	cmp	$32, %rdx
-	jb	.Llt32
-	EX(.Lfix, vmovdqu (%rsi), %ymm0)
+	jb	.Llt32_\try
+	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)
 	cmp	$64, %rdx
-	ja	.Lgt64
-	EX(.Lfix, vmovdqu -32(%rsi,%rdx), %ymm1)
-	EX(.Lfix, vmovdqu %ymm0, (%rdi))
-	EX(.Lfix, vmovdqu %ymm1, -32(%rdi,%rdx))
-	xor	%edx, %edx
-	vzeroupper
-	ret
+	ja	.Lgt64_\try
+	EX(.Lfix_\try, vmovdqu -32(%rsi,%rdx), %ymm1)
+	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm1, -32(%rdi,%rdx))
+	RET_VZ
 
-.Llt32:
+.Llt32_\try:
 	cmp	$16, %edx
-	jae	.L16_31
-	cmp	$8, %edx
-	jae	.L8_15
-	cmp	$4, %edx
-	jae	.L4_7
-	test	%edx, %edx
-	jz	.Lret
-	/* 1..3: bytes 0, n/2 and n-1 */
-	mov	%edx, %r8d
-	shr	%r8d
-	EX(.Lfix, movzbl (%rsi), %ecx)
-	EX(.Lfix, movzbl (%rsi,%r8), %r9d)
-	EX(.Lfix, movzbl -1(%rsi,%rdx), %r10d)
-	EX(.Lfix, movb %cl, (%rdi))
-	EX(.Lfix, movb %r9b, (%rdi,%r8))
-	EX(.Lfix, movb %r10b, -1(%rdi,%rdx))
-.Lret:
-	xor	%edx, %edx
-	ret
-.L16_31:
-	EX(.Lfix, vmovdqu (%rsi), %xmm0)
-	EX(.Lfix, vmovdqu -16(%rsi,%rdx), %xmm1)
-	EX(.Lfix, vmovdqu %xmm0, (%rdi))
-	EX(.Lfix, vmovdqu %xmm1, -16(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
-.L8_15:
-	EX(.Lfix, movq (%rsi), %rcx)
-	EX(.Lfix, movq -8(%rsi,%rdx), %r8)
-	EX(.Lfix, movq %rcx, (%rdi))
-	EX(.Lfix, movq %r8, -8(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
-.L4_7:
-	EX(.Lfix, movl (%rsi), %ecx)
-	EX(.Lfix, movl -4(%rsi,%rdx), %r8d)
-	EX(.Lfix, movl %ecx, (%rdi))
-	EX(.Lfix, movl %r8d, -4(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	jae	.L16_31_\try
+	GPR_LT16 \try, .Lfix_\try
+.L16_31_\try:
+	HEAD_TAIL \try, .Lfix_\try, vmovdqu, 16, %xmm0, %xmm1
+	RET
 
-.Lgt64:
-	EX(.Lfix, vmovdqu 32(%rsi), %ymm1)
+.Lgt64_\try:
+	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
 	cmp	$128, %rdx
-	ja	.Lgt128
-	EX(.Lfix, vmovdqu -64(%rsi,%rdx), %ymm2)
-	EX(.Lfix, vmovdqu -32(%rsi,%rdx), %ymm3)
-	EX(.Lfix, vmovdqu %ymm0, (%rdi))
-	EX(.Lfix, vmovdqu %ymm1, 32(%rdi))
-	EX(.Lfix, vmovdqu %ymm2, -64(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm3, -32(%rdi,%rdx))
-	xor	%edx, %edx
-	vzeroupper
-	ret
+	ja	.Lgt128_\try
+	EX(.Lfix_\try, vmovdqu -64(%rsi,%rdx), %ymm2)
+	EX(.Lfix_\try, vmovdqu -32(%rsi,%rdx), %ymm3)
+	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm1, 32(%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm2, -64(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm3, -32(%rdi,%rdx))
+	RET_VZ
 
-.Lgt128:
-	EX(.Lfix, vmovdqu -32(%rsi,%rdx), %ymm4)
-	EX(.Lfix, vmovdqu -64(%rsi,%rdx), %ymm5)
-	EX(.Lfix, vmovdqu -96(%rsi,%rdx), %ymm6)
-	EX(.Lfix, vmovdqu -128(%rsi,%rdx), %ymm7)
+.Lgt128_\try:
+	EX(.Lfix_\try, vmovdqu -32(%rsi,%rdx), %ymm4)
+	EX(.Lfix_\try, vmovdqu -64(%rsi,%rdx), %ymm5)
+	EX(.Lfix_\try, vmovdqu -96(%rsi,%rdx), %ymm6)
+	EX(.Lfix_\try, vmovdqu -128(%rsi,%rdx), %ymm7)
 	cmp	$256, %rdx
-	ja	.Lgt256
-	EX(.Lfix, vmovdqu 64(%rsi), %ymm2)
-	EX(.Lfix, vmovdqu 96(%rsi), %ymm3)
-	EX(.Lfix, vmovdqu %ymm0, (%rdi))
-	EX(.Lfix, vmovdqu %ymm1, 32(%rdi))
-	EX(.Lfix, vmovdqu %ymm2, 64(%rdi))
-	EX(.Lfix, vmovdqu %ymm3, 96(%rdi))
-	EX(.Lfix, vmovdqu %ymm7, -128(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm6, -96(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm5, -64(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm4, -32(%rdi,%rdx))
-	xor	%edx, %edx
-	vzeroupper
-	ret
+	ja	.Lgt256_\try
+	EX(.Lfix_\try, vmovdqu 64(%rsi), %ymm2)
+	EX(.Lfix_\try, vmovdqu 96(%rsi), %ymm3)
+	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm1, 32(%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm2, 64(%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm3, 96(%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm7, -128(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm6, -96(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm5, -64(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm4, -32(%rdi,%rdx))
+	RET_VZ
 
-.Lgt256:
+.Lgt256_\try:
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
-	EX(.Lfix, vmovdqu %ymm0, (%rdi))
+	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
 	mov	%edi, %ecx
 	and	$31, %ecx
 	sub	$32, %rcx
@@ -131,31 +91,33 @@ FUNC(ucopy_k_avx2)
 	sub	%rcx, %rsi
 	add	%rcx, %rdx
 	.p2align 4
-.Lloop:
-	EX(.Lfix, vmovdqu (%rsi), %ymm0)
-	EX(.Lfix, vmovdqu 32(%rsi), %ymm1)
-	EX(.Lfix, vmovdqu 64(%rsi), %ymm2)
-	EX(.Lfix, vmovdqu 96(%rsi), %ymm3)
-	EX(.Lfix, vmovdqa %ymm0, (%rdi))
-	EX(.Lfix, vmovdqa %ymm1, 32(%rdi))
-	EX(.Lfix, vmovdqa %ymm2, 64(%rdi))
-	EX(.Lfix, vmovdqa %ymm3, 96(%rdi))
+.Lloop_\try:
+	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)
+	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
+	EX(.Lfix_\try, vmovdqu 64(%rsi), %ymm2)
+	EX(.Lfix_\try, vmovdqu 96(%rsi), %ymm3)
+	EX(.Lfix_\try, vmovdqa %ymm0, (%rdi))
+	EX(.Lfix_\try, vmovdqa %ymm1, 32(%rdi))
+	EX(.Lfix_\try, vmovdqa %ymm2, 64(%rdi))
+	EX(.Lfix_\try, vmovdqa %ymm3, 96(%rdi))
 	sub	$-128, %rsi
 	sub	$-128, %rdi
 	add	$-128, %rdx
 	cmp	$128, %rdx
-	ja	.Lloop
-	EX(.Lfix, vmovdqu %ymm7, -128(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm6, -96(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm5, -64(%rdi,%rdx))
-	EX(.Lfix, vmovdqu %ymm4, -32(%rdi,%rdx))
-	xor	%edx, %edx
-	vzeroupper
-	ret
+	ja	.Lloop_\try
+	EX(.Lfix_\try, vmovdqu %ymm7, -128(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm6, -96(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm5, -64(%rdi,%rdx))
+	EX(.Lfix_\try, vmovdqu %ymm4, -32(%rdi,%rdx))
+	RET_VZ
 
-.Lfix:
+	.if \try
+.Lfix_\try:
 	vzeroupper
 	jmp	ucopy_fixup_tail
-END(ucopy_k_avx2)
+	.endif
+.endm
+
+KERNEL(avx2)
 
 	.section .note.GNU-stack, "", @progbits

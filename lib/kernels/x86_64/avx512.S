@@ -35,73 +35,69 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_avx512)
-	mov	%rdi, %rax
+.macro avx512_body try
+	KSTART
 	cmp	$64, %rdx
-	ja	.Lgt64
+	ja	.Lgt64_\try
 	mov	%esi, %ecx
 	and	$4095, %ecx
 	cmp	$4032, %ecx
-	ja	.Ledge
+	ja	.Ledge_\try
 	mov	%edi, %ecx
 	and	$4095, %ecx
 	cmp	$4032, %ecx
-	ja	.Ledge
+	ja	.Ledge_\try
 	mov	$-1, %rcx
 	bzhi	%rdx, %rcx, %rcx
 	kmovq	%rcx, %k1
-	EX(.Lfix, vmovdqu8 (%rsi), %zmm16{%k1}{z})
-	EX(.Lfix, vmovdqu8 %zmm16, (%rdi){%k1})
-	xor	%edx, %edx
-	ret
+	EX(ucopy_fixup_tail, vmovdqu8 (%rsi), %zmm16{%k1}{z})
+	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
+	RET
 
-.Lgt64:
-	EX(.Lfix, vmovdqu64 (%rsi), %zmm16)
+.Lgt64_\try:
+	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
 	cmp	$128, %rdx
-	ja	.Lgt128
-	EX(.Lfix, vmovdqu64 -64(%rsi,%rdx), %zmm17)
-	EX(.Lfix, vmovdqu64 %zmm16, (%rdi))
-	EX(.Lfix, vmovdqu64 %zmm17, -64(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	ja	.Lgt128_\try
+	EX(ucopy_fixup_tail, vmovdqu64 -64(%rsi,%rdx), %zmm17)
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm17, -64(%rdi,%rdx))
+	RET
 
-.Lgt128:
-	EX(.Lfix, vmovdqu64 64(%rsi), %zmm17)
+.Lgt128_\try:
+	EX(ucopy_fixup_tail, vmovdqu64 64(%rsi), %zmm17)
 	cmp	$256, %rdx
-	ja	.Lgt256
-	EX(.Lfix, vmovdqu64 -128(%rsi,%rdx), %zmm18)
-	EX(.Lfix, vmovdqu64 -64(%rsi,%rdx), %zmm19)
-	EX(.Lfix, vmovdqu64 %zmm16, (%rdi))
-	EX(.Lfix, vmovdqu64 %zmm17, 64(%rdi))
-	EX(.Lfix, vmovdqu64 %zmm18, -128(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm19, -64(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	ja	.Lgt256_\try
+	EX(ucopy_fixup_tail, vmovdqu64 -128(%rsi,%rdx), %zmm18)
+	EX(ucopy_fixup_tail, vmovdqu64 -64(%rsi,%rdx), %zmm19)
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm17, 64(%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm18, -128(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm19, -64(%rdi,%rdx))
+	RET
 
-.Lgt256:
-	EX(.Lfix, vmovdqu64 -64(%rsi,%rdx), %zmm20)
-	EX(.Lfix, vmovdqu64 -128(%rsi,%rdx), %zmm21)
-	EX(.Lfix, vmovdqu64 -192(%rsi,%rdx), %zmm22)
-	EX(.Lfix, vmovdqu64 -256(%rsi,%rdx), %zmm23)
+.Lgt256_\try:
+	EX(ucopy_fixup_tail, vmovdqu64 -64(%rsi,%rdx), %zmm20)
+	EX(ucopy_fixup_tail, vmovdqu64 -128(%rsi,%rdx), %zmm21)
+	EX(ucopy_fixup_tail, vmovdqu64 -192(%rsi,%rdx), %zmm22)
+	EX(ucopy_fixup_tail, vmovdqu64 -256(%rsi,%rdx), %zmm23)
 	cmp	$512, %rdx
-	ja	.Lgt512
-	EX(.Lfix, vmovdqu64 128(%rsi), %zmm18)
-	EX(.Lfix, vmovdqu64 192(%rsi), %zmm19)
-	EX(.Lfix, vmovdqu64 %zmm16, (%rdi))
-	EX(.Lfix, vmovdqu64 %zmm17, 64(%rdi))
-	EX(.Lfix, vmovdqu64 %zmm18, 128(%rdi))
-	EX(.Lfix, vmovdqu64 %zmm19, 192(%rdi))
-	EX(.Lfix, vmovdqu64 %zmm23, -256(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm22, -192(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm21, -128(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm20, -64(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	ja	.Lgt512_\try
+	EX(ucopy_fixup_tail, vmovdqu64 128(%rsi), %zmm18)
+	EX(ucopy_fixup_tail, vmovdqu64 192(%rsi), %zmm19)
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm17, 64(%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm18, 128(%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm19, 192(%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm23, -256(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm22, -192(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm21, -128(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm20, -64(%rdi,%rdx))
+	RET
 
-.Lgt512:
+.Lgt512_\try:
 	/* The head store commits dst[0..64), so moving the cursors up to the
 	 * next cache line of dst (1..64 bytes) keeps them committed. */
-	EX(.Lfix, vmovdqu64 %zmm16, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
 	mov	%edi, %ecx
 	and	$63, %ecx
 	sub	$64, %rcx
@@ -109,83 +105,41 @@ FUNC(ucopy_k_avx512)
 	sub	%rcx, %rsi
 	add	%rcx, %rdx
 	.p2align 4
-.Lloop:
-	EX(.Lfix, vmovdqu64 (%rsi), %zmm16)
-	EX(.Lfix, vmovdqu64 64(%rsi), %zmm17)
-	EX(.Lfix, vmovdqu64 128(%rsi), %zmm18)
-	EX(.Lfix, vmovdqu64 192(%rsi), %zmm19)
-	EX(.Lfix, vmovdqa64 %zmm16, (%rdi))
-	EX(.Lfix, vmovdqa64 %zmm17, 64(%rdi))
-	EX(.Lfix, vmovdqa64 %zmm18, 128(%rdi))
-	EX(.Lfix, vmovdqa64 %zmm19, 192(%rdi))
+.Lloop_\try:
+	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
+	EX(ucopy_fixup_tail, vmovdqu64 64(%rsi), %zmm17)
+	EX(ucopy_fixup_tail, vmovdqu64 128(%rsi), %zmm18)
+	EX(ucopy_fixup_tail, vmovdqu64 192(%rsi), %zmm19)
+	EX(ucopy_fixup_tail, vmovdqa64 %zmm16, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 %zmm17, 64(%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 %zmm18, 128(%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 %zmm19, 192(%rdi))
 	add	$256, %rsi
 	add	$256, %rdi
 	sub	$256, %rdx
 	cmp	$256, %rdx
-	ja	.Lloop
-	EX(.Lfix, vmovdqu64 %zmm23, -256(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm22, -192(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm21, -128(%rdi,%rdx))
-	EX(.Lfix, vmovdqu64 %zmm20, -64(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	ja	.Lloop_\try
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm23, -256(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm22, -192(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm21, -128(%rdi,%rdx))
+	EX(ucopy_fixup_tail, vmovdqu64 %zmm20, -64(%rdi,%rdx))
+	RET
 
 	/* 0..64 bytes within 64 of the end of a page at src or dst */
-.Ledge:
+.Ledge_\try:
 	cmp	$32, %edx
-	jae	.L32_64
+	jae	.L32_64_\try
 	cmp	$16, %edx
-	jae	.L16_31
-	cmp	$8, %edx
-	jae	.L8_15
-	cmp	$4, %edx
-	jae	.L4_7
-	test	%edx, %edx
-	jz	.Lret
-	/* 1..3: bytes 0, n/2 and n-1, stored in that order (each store
-	 * starts inside or at the end of what is written) */
-	mov	%edx, %r8d
-	shr	%r8d
-	EX(.Lfix, movzbl (%rsi), %ecx)
-	EX(.Lfix, movzbl (%rsi,%r8), %r9d)
-	EX(.Lfix, movzbl -1(%rsi,%rdx), %r10d)
-	EX(.Lfix, movb %cl, (%rdi))
-	EX(.Lfix, movb %r9b, (%rdi,%r8))
-	EX(.Lfix, movb %r10b, -1(%rdi,%rdx))
-.Lret:
-	xor	%edx, %edx
-	ret
-.L32_64:
-	EX(.Lfix, vmovdqu64 (%rsi), %ymm16)
-	EX(.Lfix, vmovdqu64 -32(%rsi,%rdx), %ymm17)
-	EX(.Lfix, vmovdqu64 %ymm16, (%rdi))
-	EX(.Lfix, vmovdqu64 %ymm17, -32(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
-.L16_31:
-	EX(.Lfix, vmovdqu64 (%rsi), %xmm16)
-	EX(.Lfix, vmovdqu64 -16(%rsi,%rdx), %xmm17)
-	EX(.Lfix, vmovdqu64 %xmm16, (%rdi))
-	EX(.Lfix, vmovdqu64 %xmm17, -16(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
-.L8_15:
-	EX(.Lfix, movq (%rsi), %rcx)
-	EX(.Lfix, movq -8(%rsi,%rdx), %r8)
-	EX(.Lfix, movq %rcx, (%rdi))
-	EX(.Lfix, movq %r8, -8(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
-.L4_7:
-	EX(.Lfix, movl (%rsi), %ecx)
-	EX(.Lfix, movl -4(%rsi,%rdx), %r8d)
-	EX(.Lfix, movl %ecx, (%rdi))
-	EX(.Lfix, movl %r8d, -4(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	jae	.L16_31_\try
+	GPR_LT16 \try, ucopy_fixup_tail
+.L32_64_\try:
+	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 32, %ymm16, %ymm17
+	RET
+.L16_31_\try:
+	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 16, %xmm16, %xmm17
+	RET
+.endm
 
-.Lfix:
-	jmp	ucopy_fixup_tail
-END(ucopy_k_avx512)
+KERNEL(avx512)
 
 	.section .note.GNU-stack, "", @progbits

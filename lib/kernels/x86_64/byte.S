@@ -12,20 +12,11 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_byte)
-	mov	%rdi, %rax
-	test	%rdx, %rdx
-	jz	.Ldone
-.Lloop:
-	EX(ucopy_fixup_tail, movzbl (%rsi), %ecx)
-	EX(ucopy_fixup_tail, movb %cl, (%rdi))
-	inc	%rsi
-	inc	%rdi
-	dec	%rdx
-	jnz	.Lloop
-.Ldone:
-	xor	%edx, %edx
-	ret
-END(ucopy_k_byte)
+.macro byte_body try
+	KSTART
+	BYTES \try
+.endm
+
+KERNEL(byte)
 
 	.section .note.GNU-stack, "", @progbits

@@ -1,14 +1,13 @@
 /*
- * fixup.S - the shared tail every kernel's fault fixup ends in.
+ * fixup.S - the shared tail every try body's fault fixup ends in.
  *
- * Assumptions: x86-64 SysV.  Entered by a jump (from a kernel's fixup, which
- * the signal handler resumed at), never by a call: the stack is the kernel's,
- * so the return address on top is the kernel caller's.
+ * Assumptions: x86-64 SysV.  Entered by a jump (from a try body's fixup,
+ * which the signal handler resumed at), never by a call: the stack is the
+ * kernel's, so the return address on top is the kernel caller's.
  *   rdi  dst cursor: dst[0 .. rdi - dst) is committed (equals src)
  *   rsi  src cursor, the same offset into src
  *   rdx  bytes from the cursor to the end of the copy
- *   rax  the original dst (every kernel sets it first and never clobbers it)
- * Returns rax = dst, rdx = bytes not copied.
+ * Returns the bytes not copied in rax (a try body's result) and in rdx.
  *
  * The copy restarts at the cursor with 8-byte words, then single bytes, each
  * access itself listed in the exception table: a word that faults sends the
@@ -19,7 +18,8 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_fixup_tail)
+/* Only ever part of a fault-tolerant copy: one body, try = 1. */
+.macro fixup_tail_body try
 	cmp	$8, %rdx
 	jb	.Lbytes
 .Lwords:
@@ -41,7 +41,12 @@ FUNC(ucopy_fixup_tail)
 	dec	%rdx
 	jnz	.Lbyte
 .Ldone:
+	mov	%rdx, %rax
 	ret
+.endm
+
+FUNC(ucopy_fixup_tail)
+	fixup_tail_body 1
 END(ucopy_fixup_tail)
 
 	.section .note.GNU-stack, "", @progbits

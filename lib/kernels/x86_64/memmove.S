@@ -8,9 +8,10 @@
  * exception table entries.
  *
  * Size classes (V = 16, as sse2.S):
- *   0..128   load everything (two accesses or 2, 4, 8 vectors, head and tail
- *            overlapping), then store everything: correct for any overlap in
- *            either direction, so both functions share it
+ *   0..128   sse2's classes (SSE2_LE128 in asm.h): each loads everything
+ *            (two accesses or 2, 4, 8 vectors, head and tail overlapping),
+ *            then stores everything, which is correct for any overlap in
+ *            either direction, so both functions share them
  *   > 128    a 16-byte-aligned store loop of 64-byte blocks in the copy's
  *            direction.  The loop's stores overwrite source bytes it has
  *            already read; the pieces it does not cover (the unaligned end
@@ -20,80 +21,12 @@
  */
 #include "asm.h"
 
+/* try = -1 for the shared macros: no exception table entries, and each
+ * short class ends in a bare ret, rax = dst. */
 FUNC(ucopy_copy_forward_overlap)
 	mov	%rdi, %rax
-	cmp	$128, %rdx
-	ja	.Lfwd_long
 .Lshort:
-	cmp	$16, %rdx
-	jbe	.Lle16
-	cmp	$32, %rdx
-	ja	.Lgt32
-	movdqu	(%rsi), %xmm0
-	movdqu	-16(%rsi,%rdx), %xmm1
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm1, -16(%rdi,%rdx)
-	ret
-.Lle16:
-	cmp	$8, %edx
-	jae	.L8_16
-	cmp	$4, %edx
-	jae	.L4_7
-	cmp	$1, %edx
-	ja	.L2_3
-	jb	.Lret
-	movzbl	(%rsi), %ecx
-	movb	%cl, (%rdi)
-.Lret:
-	ret
-.L2_3:
-	movzwl	(%rsi), %ecx
-	movzwl	-2(%rsi,%rdx), %r8d
-	movw	%cx, (%rdi)
-	movw	%r8w, -2(%rdi,%rdx)
-	ret
-.L4_7:
-	movl	(%rsi), %ecx
-	movl	-4(%rsi,%rdx), %r8d
-	movl	%ecx, (%rdi)
-	movl	%r8d, -4(%rdi,%rdx)
-	ret
-.L8_16:
-	movq	(%rsi), %rcx
-	movq	-8(%rsi,%rdx), %r8
-	movq	%rcx, (%rdi)
-	movq	%r8, -8(%rdi,%rdx)
-	ret
-.Lgt32:
-	cmp	$64, %rdx
-	ja	.Lgt64
-	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	-32(%rsi,%rdx), %xmm2
-	movdqu	-16(%rsi,%rdx), %xmm3
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm1, 16(%rdi)
-	movdqu	%xmm2, -32(%rdi,%rdx)
-	movdqu	%xmm3, -16(%rdi,%rdx)
-	ret
-.Lgt64:
-	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	32(%rsi), %xmm2
-	movdqu	48(%rsi), %xmm3
-	movdqu	-64(%rsi,%rdx), %xmm4
-	movdqu	-48(%rsi,%rdx), %xmm5
-	movdqu	-32(%rsi,%rdx), %xmm6
-	movdqu	-16(%rsi,%rdx), %xmm7
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm1, 16(%rdi)
-	movdqu	%xmm2, 32(%rdi)
-	movdqu	%xmm3, 48(%rdi)
-	movdqu	%xmm4, -64(%rdi,%rdx)
-	movdqu	%xmm5, -48(%rdi,%rdx)
-	movdqu	%xmm6, -32(%rdi,%rdx)
-	movdqu	%xmm7, -16(%rdi,%rdx)
-	ret
+	SSE2_LE128 -1, none, .Lfwd_long
 
 .Lfwd_long:
 	/* xmm8: the first 16 bytes; xmm9-12: the last 64; r9: dst end. */
@@ -111,14 +44,7 @@ FUNC(ucopy_copy_forward_overlap)
 	add	%rcx, %rdx
 	.p2align 4
 .Lfwd_loop:
-	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	32(%rsi), %xmm2
-	movdqu	48(%rsi), %xmm3
-	movdqa	%xmm0, (%rdi)
-	movdqa	%xmm1, 16(%rdi)
-	movdqa	%xmm2, 32(%rdi)
-	movdqa	%xmm3, 48(%rdi)
+	XMM_BLOCK -1, none, movdqa
 	add	$64, %rsi
 	add	$64, %rdi
 	sub	$64, %rdx
@@ -135,7 +61,7 @@ END(ucopy_copy_forward_overlap)
 FUNC(ucopy_copy_backward)
 	mov	%rdi, %rax
 	cmp	$128, %rdx
-	jbe	.Lshort
+	jbe	.Lshort		/* n <= 128: never reaches its jump to .Lfwd_long */
 	/* xmm8-11: the first 64 bytes; xmm12: the last 16. */
 	movdqu	(%rsi), %xmm8
 	movdqu	16(%rsi), %xmm9

@@ -19,32 +19,42 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_movsb)
-	mov	%rdi, %rax
+.macro movsb_body try
+	KSTART
 	mov	%rdx, %rcx
-	EX(.Lfix, rep movsb)
-	xor	%edx, %edx
-	ret
-.Lfix:
+	EX(.Lfix_\try, rep movsb)
+	RET
+	.if \try
+.Lfix_\try:
 	mov	%rcx, %rdx
 	jmp	ucopy_fixup_tail
-END(ucopy_k_movsb)
+	.endif
+.endm
 
-FUNC(ucopy_k_movsb_safe)
+KERNEL(movsb)
+
+.macro movsb_safe_body try
 	mov	%edi, %ecx
 	sub	%esi, %ecx
 	and	$4095, %ecx
 	dec	%ecx
 	cmp	$63, %ecx
+	.if \try
+	jb	ucopy_t_avx2
+	.else
 	jb	ucopy_k_avx2
-	mov	%rdi, %rax
+	.endif
+	KSTART
 	mov	%rdx, %rcx
-	EX(.Lfix_safe, rep movsb)
-	xor	%edx, %edx
-	ret
-.Lfix_safe:
+	EX(.Lfix_safe_\try, rep movsb)
+	RET
+	.if \try
+.Lfix_safe_\try:
 	mov	%rcx, %rdx
 	jmp	ucopy_fixup_tail
-END(ucopy_k_movsb_safe)
+	.endif
+.endm
+
+KERNEL(movsb_safe)
 
 	.section .note.GNU-stack, "", @progbits

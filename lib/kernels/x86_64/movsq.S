@@ -17,27 +17,30 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_movsq)
-	mov	%rdi, %rax
+.macro movsq_body try
+	KSTART
 	mov	%rdx, %rcx
 	shr	$3, %rcx
-	jz	.Ltail
-	EX(.Lfix_q, rep movsq)
-.Ltail:
+	jz	.Ltail_\try
+	EX(.Lfix_q_\try, rep movsq)
+.Ltail_\try:
 	mov	%edx, %ecx
 	and	$7, %ecx
-	jz	.Ldone
-	EX(.Lfix_b, rep movsb)
-.Ldone:
-	xor	%edx, %edx
-	ret
-.Lfix_q:
+	jz	.Ldone_\try
+	EX(.Lfix_b_\try, rep movsb)
+.Ldone_\try:
+	RET
+	.if \try
+.Lfix_q_\try:
 	and	$7, %edx
 	lea	(%rdx,%rcx,8), %rdx
 	jmp	ucopy_fixup_tail
-.Lfix_b:
+.Lfix_b_\try:
 	mov	%rcx, %rdx
 	jmp	ucopy_fixup_tail
-END(ucopy_k_movsq)
+	.endif
+.endm
+
+KERNEL(movsq)
 
 	.section .note.GNU-stack, "", @progbits

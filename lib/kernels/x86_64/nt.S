@@ -23,20 +23,17 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_nt)
+.macro nt_body try
 	cmp	$128, %rdx
+	.if \try
+	jbe	ucopy_t_sse2
+	.else
 	jbe	ucopy_k_sse2
-	mov	%rdi, %rax
+	.endif
+	KSTART
 	/* The head block commits dst[0..64), so moving the cursors up to the
 	 * next cache line of dst (1..64 bytes) keeps them committed. */
-	EX(.Lfix, movdqu (%rsi), %xmm0)
-	EX(.Lfix, movdqu 16(%rsi), %xmm1)
-	EX(.Lfix, movdqu 32(%rsi), %xmm2)
-	EX(.Lfix, movdqu 48(%rsi), %xmm3)
-	EX(.Lfix, movdqu %xmm0, (%rdi))
-	EX(.Lfix, movdqu %xmm1, 16(%rdi))
-	EX(.Lfix, movdqu %xmm2, 32(%rdi))
-	EX(.Lfix, movdqu %xmm3, 48(%rdi))
+	XMM_BLOCK \try, .Lfix_\try, movdqu
 	mov	%edi, %ecx
 	and	$63, %ecx
 	sub	$64, %rcx
@@ -44,35 +41,24 @@ FUNC(ucopy_k_nt)
 	sub	%rcx, %rsi
 	add	%rcx, %rdx
 	.p2align 4
-.Lloop:
-	EX(.Lfix, movdqu (%rsi), %xmm0)
-	EX(.Lfix, movdqu 16(%rsi), %xmm1)
-	EX(.Lfix, movdqu 32(%rsi), %xmm2)
-	EX(.Lfix, movdqu 48(%rsi), %xmm3)
-	EX(.Lfix, movntdq %xmm0, (%rdi))
-	EX(.Lfix, movntdq %xmm1, 16(%rdi))
-	EX(.Lfix, movntdq %xmm2, 32(%rdi))
-	EX(.Lfix, movntdq %xmm3, 48(%rdi))
+.Lloop_\try:
+	XMM_BLOCK \try, .Lfix_\try, movntdq
 	add	$64, %rsi
 	add	$64, %rdi
 	sub	$64, %rdx
 	cmp	$64, %rdx
-	ja	.Lloop
+	ja	.Lloop_\try
 	sfence
-	EX(.Lfix, movdqu -64(%rsi,%rdx), %xmm0)
-	EX(.Lfix, movdqu -48(%rsi,%rdx), %xmm1)
-	EX(.Lfix, movdqu -32(%rsi,%rdx), %xmm2)
-	EX(.Lfix, movdqu -16(%rsi,%rdx), %xmm3)
-	EX(.Lfix, movdqu %xmm0, -64(%rdi,%rdx))
-	EX(.Lfix, movdqu %xmm1, -48(%rdi,%rdx))
-	EX(.Lfix, movdqu %xmm2, -32(%rdi,%rdx))
-	EX(.Lfix, movdqu %xmm3, -16(%rdi,%rdx))
-	xor	%edx, %edx
-	ret
+	XMM_LAST64 \try, .Lfix_\try
+	RET
 
-.Lfix:
+	.if \try
+.Lfix_\try:
 	sfence
 	jmp	ucopy_fixup_tail
-END(ucopy_k_nt)
+	.endif
+.endm
+
+KERNEL(nt)
 
 	.section .note.GNU-stack, "", @progbits

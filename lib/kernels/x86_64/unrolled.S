@@ -15,11 +15,11 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_unrolled)
-	mov	%rdi, %rax
+.macro unrolled_body try
+	KSTART
 	cmp	$64, %rdx
-	jb	.Lwords_check
-.Lblocks:
+	jb	.Lwords_check_\try
+.Lblocks_\try:
 	EX(ucopy_fixup_tail, movq 0(%rsi), %r8)
 	EX(ucopy_fixup_tail, movq 8(%rsi), %r9)
 	EX(ucopy_fixup_tail, movq 16(%rsi), %r10)
@@ -40,31 +40,11 @@ FUNC(ucopy_k_unrolled)
 	add	$64, %rdi
 	sub	$64, %rdx
 	cmp	$64, %rdx
-	jae	.Lblocks
-.Lwords_check:
-	cmp	$8, %rdx
-	jb	.Lbytes
-.Lwords:
-	EX(ucopy_fixup_tail, movq (%rsi), %rcx)
-	EX(ucopy_fixup_tail, movq %rcx, (%rdi))
-	add	$8, %rsi
-	add	$8, %rdi
-	sub	$8, %rdx
-	cmp	$8, %rdx
-	jae	.Lwords
-.Lbytes:
-	test	%rdx, %rdx
-	jz	.Ldone
-.Lbyte:
-	EX(ucopy_fixup_tail, movzbl (%rsi), %ecx)
-	EX(ucopy_fixup_tail, movb %cl, (%rdi))
-	inc	%rsi
-	inc	%rdi
-	dec	%rdx
-	jnz	.Lbyte
-.Ldone:
-	xor	%edx, %edx
-	ret
-END(ucopy_k_unrolled)
+	jae	.Lblocks_\try
+.Lwords_check_\try:
+	WORDS_BYTES \try
+.endm
+
+KERNEL(unrolled)
 
 	.section .note.GNU-stack, "", @progbits

@@ -13,31 +13,11 @@
  */
 #include "asm.h"
 
-FUNC(ucopy_k_word)
-	mov	%rdi, %rax
-	cmp	$8, %rdx
-	jb	.Lbytes
-.Lwords:
-	EX(ucopy_fixup_tail, movq (%rsi), %rcx)
-	EX(ucopy_fixup_tail, movq %rcx, (%rdi))
-	add	$8, %rsi
-	add	$8, %rdi
-	sub	$8, %rdx
-	cmp	$8, %rdx
-	jae	.Lwords
-.Lbytes:
-	test	%rdx, %rdx
-	jz	.Ldone
-.Lbyte:
-	EX(ucopy_fixup_tail, movzbl (%rsi), %ecx)
-	EX(ucopy_fixup_tail, movb %cl, (%rdi))
-	inc	%rsi
-	inc	%rdi
-	dec	%rdx
-	jnz	.Lbyte
-.Ldone:
-	xor	%edx, %edx
-	ret
-END(ucopy_k_word)
+.macro word_body try
+	KSTART
+	WORDS_BYTES \try
+.endm
+
+KERNEL(word)
 
 	.section .note.GNU-stack, "", @progbits
