@@ -658,7 +658,7 @@ static void write_table(const struct bench *b, FILE *f)
 			snprintf(dof, sizeof dof, "rand");
 			snprintf(dd, sizeof dd, "rand");
 		} else {
-			machine_format_size(w->size, sz, sizeof sz);
+			fmt_size(sz, sizeof sz, w->size, SIZE_SHORT);
 			snprintf(so, sizeof so, "%u", w->src_off);
 			snprintf(dof, sizeof dof, "%u", w->dst_off);
 			snprintf(dd, sizeof dd, "%u", (w->dst_off - w->src_off) & 4095u);

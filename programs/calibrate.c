@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "machine.h"
 #include "measure.h"
+#include "output.h"
 #include "sizespec.h"
 #include "stats.h"
 #include "ucopy.h"
@@ -814,11 +815,6 @@ static int output_commit(struct output *o, const struct calibration *cal)
 	return 0;
 }
 
-static void fmt_size(size_t n, char *buf, size_t len)
-{
-	machine_format_size(n, buf, len);
-}
-
 static void report(const struct run *r, const char *path)
 {
 	const struct calibration *cal = &r->cal;
@@ -835,8 +831,8 @@ static void report(const struct run *r, const char *path)
 		size_t from = i ? cal->policy.rule[i - 1].limit : 0;
 		size_t to = cal->policy.rule[i].limit;
 		char range[80];
-		fmt_size(from, a, sizeof a);
-		fmt_size(to, b, sizeof b);
+		fmt_size(a, sizeof a, from, SIZE_SHORT);
+		fmt_size(b, sizeof b, to, SIZE_SHORT);
 		if (to == SIZE_MAX)
 			snprintf(range, sizeof range, "%s and up", a);
 		else
@@ -845,12 +841,12 @@ static void report(const struct run *r, const char *path)
 		if (i < cal->ncross) {
 			const struct cal_cross *x = &cal->cross[i];
 			if (x->inherited) {
-				fmt_size(r->max_size, a, sizeof a);
+				fmt_size(a, sizeof a, r->max_size, SIZE_SHORT);
 				printf(" as auto (not measured above %s)", a);
 			} else {
 				printf(" %s/%s:", x->to->name, x->from->name);
 				for (unsigned e = 0; e < x->nev; e++) {
-					fmt_size(x->ev_size[e], a, sizeof a);
+					fmt_size(a, sizeof a, x->ev_size[e], SIZE_SHORT);
 					printf(" %.2f@%s", x->ev_ratio[e], a);
 				}
 			}
@@ -863,14 +859,14 @@ static void report(const struct run *r, const char *path)
 			if (!worst || cal->effect[i].distance > worst->distance)
 				worst = &cal->effect[i];
 		if (worst) {
-			fmt_size(worst->size, a, sizeof a);
+			fmt_size(a, sizeof a, worst->size, SIZE_SHORT);
 			printf("cliffs    none (worst distance effect %.2fx: %s at %s)\n",
 			       worst->distance, worst->kernel->name, a);
 		}
 	}
 	for (size_t i = 0; i < cal->ncliffs; i++) {
 		const struct cal_cliff *x = &cal->cliff[i];
-		fmt_size(x->size, a, sizeof a);
+		fmt_size(a, sizeof a, x->size, SIZE_SHORT);
 		printf("%s %s %.1fx slower at %s bytes, (dst - src) mod 4096 = %u: %s\n",
 		       i ? "         " : "cliffs   ", x->kernel->name, x->ratio, a,
 		       (x->dst - x->src) & 4095,

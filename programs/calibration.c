@@ -4,6 +4,7 @@
  */
 #include "calibration.h"
 #include "machine.h"
+#include "output.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -393,7 +394,7 @@ static void put_ratio(FILE *f, double v)
 static void put_size(FILE *f, size_t n)
 {
 	char buf[32];
-	machine_format_size(n, buf, sizeof buf);
+	fmt_size(buf, sizeof buf, n, SIZE_SHORT);
 	fputs(buf, f);
 }
 

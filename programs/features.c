@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "json.h"
 #include "machine.h"
+#include "output.h"
 #include "ucopy.h"
 
 #include <string.h>
@@ -63,9 +64,9 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		printf(" %-13s %-4s", ucopy_feature_name(b),
 		       c->features & (UINT64_C(1) << b) ? "yes" : "no");
 	}
-	machine_format_size(c->l1d, l1, sizeof l1);
-	machine_format_size(c->l2, l2, sizeof l2);
-	machine_format_size(c->l3, l3, sizeof l3);
+	fmt_size(l1, sizeof l1, c->l1d, SIZE_SHORT);
+	fmt_size(l2, sizeof l2, c->l2, SIZE_SHORT);
+	fmt_size(l3, sizeof l3, c->l3, SIZE_SHORT);
 	printf("\ncaches    L1d %s, L2 %s, L3 %s\n", l1, l2, l3);
 	printf("kernels  ");
 	for (size_t i = 0; i < ucopy_kernel_count(); i++) {

@@ -2,6 +2,7 @@
  * machine.c - describing the machine next to every result.
  */
 #include "machine.h"
+#include "output.h"
 #include "ucopy.h"
 
 #include <stdio.h>
@@ -23,27 +24,13 @@ void machine_features_string(uint64_t features, char *buf, size_t len)
 					ucopy_feature_name(b));
 }
 
-void machine_format_size(size_t n, char *buf, size_t len)
-{
-	static const char suffix[] = "KMG";
-	int i = -1;
-	while (n && n % 1024 == 0 && i < 2) {
-		n /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%zu", n);
-	else
-		snprintf(buf, len, "%zu%c", n, suffix[i]);
-}
-
 void machine_cpu_line(char *buf, size_t len)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
 	char l1[16], l2[16], l3[16];
-	machine_format_size(c->l1d, l1, sizeof l1);
-	machine_format_size(c->l2, l2, sizeof l2);
-	machine_format_size(c->l3, l3, sizeof l3);
+	fmt_size(l1, sizeof l1, c->l1d, SIZE_SHORT);
+	fmt_size(l2, sizeof l2, c->l2, SIZE_SHORT);
+	fmt_size(l3, sizeof l3, c->l3, SIZE_SHORT);
 	snprintf(buf, len, "%s (%s %u/%u/%u), L1d %s L2 %s L3 %s",
 		 c->brand[0] ? c->brand : "unknown CPU", c->vendor, c->family,
 		 c->model, c->stepping, l1, l2, l3);

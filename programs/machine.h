@@ -14,9 +14,9 @@
 void machine_features_string(uint64_t features, char *buf, size_t len);
 /* One line: "Intel(R) Xeon(R) ... (GenuineIntel 6/207/2), L1d 48K L2 2M L3 300M". */
 void machine_cpu_line(char *buf, size_t len);
-/* A size as "48K", "2M", "4352" (exact) for tables. */
-void machine_format_size(size_t n, char *buf, size_t len);
-/* The kernel release (uname -r), the compiler, the flags ucopy was built with. */
+/* The kernel release (uname -r), the compiler, and the flags the library
+ * (and so every C kernel and the dispatch) was compiled with: the Makefile's
+ * effective ones, its own as well as CFLAGS, less warnings. */
 const char *machine_kernel(void);
 const char *machine_compiler(void);
 const char *machine_cflags(void);

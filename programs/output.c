@@ -180,3 +180,18 @@ void fmt_raw(char *buf, size_t len, double v)
 	else
 		snprintf(buf, len, "%.6g", v);
 }
+
+void fmt_size(char *buf, size_t len, size_t n, enum size_style style)
+{
+	static const char unit[] = "KMG";
+	int u = -1;
+	while (n && n % 1024 == 0 && u < 2) {
+		n /= 1024;
+		u++;
+	}
+	int iec = style == SIZE_IEC;
+	if (u < 0)
+		snprintf(buf, len, "%zu%s", n, iec ? " B" : "");
+	else
+		snprintf(buf, len, "%zu%s%c%s", n, iec ? " " : "", unit[u], iec ? "iB" : "");
+}

@@ -22,6 +22,7 @@
 #include "json.h"
 #include "machine.h"
 #include "measure.h"
+#include "output.h"
 #include "report.h"
 #include "sizespec.h"
 #include "workload.h"
@@ -318,7 +319,7 @@ static int run_sweep(struct ctx *x, const struct variant *v,
 	for (size_t n = 0; n < s->nsize; n++) {
 		size_t i = cache == CACHE_COLD ? s->nsize - 1 - n : n;
 		char sz[32];
-		machine_format_size(s->size[i], sz, sizeof sz);
+		fmt_size(sz, sizeof sz, s->size[i], SIZE_SHORT);
 		step(x, "sweep, %s: %s", cache_name(cache), sz);
 		struct copy_seq seq;
 		struct cell c;
@@ -431,7 +432,7 @@ static int run_cliff(struct ctx *x, const struct variant *sweepv)
 	size_t per_var = c->nsize * c->nsa * ncol;
 	for (size_t s = 0; s < c->nsize; s++) {
 		char sz[32];
-		machine_format_size(c->size[s], sz, sizeof sz);
+		fmt_size(sz, sizeof sz, c->size[s], SIZE_SHORT);
 		step(x, "cliff matrix: %s", sz);
 		struct copy_seq seq;
 		if (copy_seq_fixed(&seq, c->size[s], 0, 0) < 0)
@@ -522,7 +523,7 @@ static int run_probes(struct ctx *x, const struct variant *sweepv)
 		p->control[i] = p->worst[i] = NAN;
 	for (size_t s = 0; s < p->nsize; s++) {
 		char sz[32];
-		machine_format_size(p->size[s], sz, sizeof sz);
+		fmt_size(sz, sizeof sz, p->size[s], SIZE_SHORT);
 		step(x, "kernel distance probes: %s", sz);
 		struct copy_seq seq;
 		if (copy_seq_fixed(&seq, p->size[s], 0, 0) < 0)
@@ -853,8 +854,8 @@ static int run_classes(struct ctx *x, const struct variant *sweepv)
 		return -1;
 	for (size_t i = 0; i < COUNT(class_lo); i++) {
 		char lo[32], hi[32];
-		machine_format_size(class_lo[i], lo, sizeof lo);
-		machine_format_size(class_hi[i], hi, sizeof hi);
+		fmt_size(lo, sizeof lo, class_lo[i], SIZE_SHORT);
+		fmt_size(hi, sizeof hi, class_hi[i], SIZE_SHORT);
 		snprintf(a->name[i], REPORT_NAME, "%s-%s", lo, hi);
 		snprintf(a->what[i], 256, "sizes %zu..%zu bytes, log-uniform; "
 			 "offsets 0..63 each side", class_lo[i], class_hi[i]);

@@ -7,6 +7,7 @@
  * sides directly.
  */
 #include "workload.h"
+#include "output.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,16 +48,6 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
-static void size_text(size_t n, char *buf, size_t len)
-{
-	if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
-		snprintf(buf, len, "%zu MiB", n >> 20);
-	else if (n >= 1024 && n % 1024 == 0)
-		snprintf(buf, len, "%zu KiB", n >> 10);
-	else
-		snprintf(buf, len, "%zu bytes", n);
-}
-
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -87,7 +78,7 @@ static int setup_tcp(struct workload *w)
 	w->unit = "32 MiB payload";
 	w->unit_copies = WORKLOAD_TCP_PAYLOAD / WORKLOAD_TCP_CHUNK;
 	char r[32];
-	size_text(ring, r, sizeof r);
+	fmt_size(r, sizeof r, ring, SIZE_IEC);
 	snprintf(w->what, sizeof w->what,
 		 "32 KiB copies from a 32 MiB user buffer, in order, into a %s ring "
 		 "of %zu 32 KiB pages (L2 %zu KiB)", r, ring / WORKLOAD_TCP_CHUNK,
@@ -141,11 +132,11 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	w->unit_copies = 0;
 	char n[32], r[32];
 	if (w->seq.len == 1)
-		size_text(w->seq.max_n, n, sizeof n);
+		fmt_size(n, sizeof n, w->seq.max_n, SIZE_IEC);
 	else
 		snprintf(n, sizeof n, "%zu sizes up to %zu bytes", w->seq.len,
 			 w->seq.max_n);
-	size_text(w->cell.src.region, r, sizeof r);
+	fmt_size(r, sizeof r, w->cell.src.region, SIZE_IEC);
 	snprintf(w->what, sizeof w->what,
 		 w->cell.src.flush
 		 ? "%s copies from a %s source flushed from every cache before each "
