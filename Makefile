@@ -17,8 +17,9 @@ ALL_CPPFLAGS := -Iinclude -Ilib $(CPPFLAGS)
 # and must not pay for __tls_get_addr.
 LIB_CFLAGS := $(BASEFLAGS) -ftls-model=initial-exec $(CFLAGS)
 PRG_CFLAGS := $(BASEFLAGS) $(CFLAGS)
-# The command reports the flags it was built with next to its numbers.
-PRG_CPPFLAGS := -DUCOPY_CFLAGS='"$(strip $(CFLAGS))"'
+# The command reports, next to its numbers, the flags the library it times
+# was compiled with: the effective ones (less the warnings), not CFLAGS alone.
+PRG_CPPFLAGS := -DUCOPY_CFLAGS='"$(strip $(filter-out $(WARN),$(LIB_CFLAGS)))"'
 LDLIBS  += -lm
 
 PREFIX     ?= /usr/local
