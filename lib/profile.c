@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Far more than a profile needs (about 20 KiB), little enough to read at
@@ -71,8 +72,12 @@ int ucopy_profile_find(char *buf, size_t len)
 	}
 	if (ucopy_profile_default_path(buf, len) != 0)
 		return 0;
-	/* Absent at the default path is the normal case, not an error. */
-	if (access(buf, F_OK) != 0) {
+	/* Absent at the default path is the normal case, not an error.
+	 * Anything else there is found, whatever its type: the loader says
+	 * why a directory or a FIFO is no profile, and `ucopy features`
+	 * shows it. */
+	struct stat st;
+	if (stat(buf, &st) != 0) {
 		buf[0] = 0;
 		return 0;
 	}
@@ -591,6 +596,13 @@ static int check_identity(struct reader *r, const struct profile *p)
 	return 0;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+	     : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO"
+	     : S_ISSOCK(m) ? "a socket" : "of an unknown type";
+}
+
 int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 		       char *why, size_t whylen)
 {
@@ -605,11 +617,29 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 	if (!path || !path[0])
 		return fail_at(&r, 0, "no profile path");
 	memset(&p, 0, sizeof p);
+	/* Only a regular file is read.  A FIFO would block the first copy of
+	 * every program linked with the library until a writer came (hence
+	 * O_NONBLOCK, which a regular file ignores); a device may never end, or
+	 * act on being opened.  The stat() keeps those from being opened at
+	 * all; the fstat() checks what was opened, since the path may have
+	 * changed in between. */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return fail_at(&r, 0, "not a regular file (%s)", file_kind(st.st_mode));
 	do
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return fail_at(&r, 0, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return fail_at(&r, 0, "cannot read: %s", strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail_at(&r, 0, "not a regular file (%s)", file_kind(st.st_mode));
+	}
 
 	for (;;) {
 		ssize_t got = read(fd, buf, sizeof buf);

@@ -276,7 +276,20 @@ static void test_paths(void)
 	      strstr(why, "/nonexistent/ucopy/profile: cannot open") == why,
 	      "missing file: '%s'", why);
 	CHECK(ucopy_profile_load(dir, NULL, why, sizeof why) == -1 &&
-	      strstr(why, "cannot read"), "a directory: '%s'", why);
+	      strstr(why, "not a regular file (a directory)"), "a directory: '%s'", why);
+	/* A FIFO with no writer blocked the first copy of every program; the
+	 * alarm turns a hang back into a failure. */
+	char fifo[300];
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	alarm(20);
+	CHECK(ucopy_profile_load(fifo, NULL, why, sizeof why) == -1 &&
+	      strstr(why, "not a regular file (a FIFO)"), "a FIFO: '%s'", why);
+	alarm(0);
+	unlink(fifo);
+	CHECK(ucopy_profile_load("/dev/null", NULL, why, sizeof why) == -1 &&
+	      strstr(why, "/dev/null: not a regular file (a character device)") == why,
+	      "a device: '%s'", why);
 	CHECK(ucopy_profile_load("", NULL, why, sizeof why) == -1, "empty path");
 	CHECK(ucopy_profile_load(NULL, NULL, why, sizeof why) == -1, "NULL path");
 	if (geteuid() != 0) {
@@ -322,7 +335,23 @@ static void test_paths(void)
 	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == -1 &&
 	      strstr(err, "not a ucopy profile"), "bad profile: '%s'", err);
 	unsetenv("UCOPY_PROFILE");
-	check_group("profile: paths, missing and unreadable files, 'calibrated'");
+	/* A FIFO at the default path is found, and rejected with the reason. */
+	char cache[300], def[300];
+	snprintf(cache, sizeof cache, "%s/.cache", dir);
+	snprintf(def, sizeof def, "%s/.cache/ucopy", dir);
+	mkdir(cache, 0700);
+	mkdir(def, 0700);
+	snprintf(def, sizeof def, "%s/.cache/ucopy/profile", dir);
+	CHECK(mkfifo(def, 0600) == 0, "mkfifo %s", def);
+	alarm(20);
+	CHECK(ucopy_policy_resolve(&p, "calibrated", f, err, sizeof err) == -1 &&
+	      strstr(err, "profile: not a regular file (a FIFO)"), "FIFO at the default path: '%s'", err);
+	alarm(0);
+	unlink(def);
+	snprintf(def, sizeof def, "%s/.cache/ucopy", dir);
+	rmdir(def);
+	rmdir(cache);
+	check_group("profile: paths, missing and unreadable files, directories, FIFOs, devices, 'calibrated'");
 }
 
 /*=====   Writer and derivation (programs/calibration.c)   =====*/

@@ -60,7 +60,18 @@ rejected "a truncated profile falls back to auto" "$dir/truncated" "truncated"
 sed 's/^policy .*/policy 64:word,warp9/' "$prof" >"$dir/unknown"
 rejected "an unknown kernel falls back to auto" "$dir/unknown" "unknown kernel 'warp9'"
 rejected "a missing profile falls back to auto" "$dir/missing" "cannot open"
-rejected "a directory falls back to auto" "$dir" "cannot read"
+rejected "a directory falls back to auto" "$dir" "not a regular file (a directory)"
+rejected "a device falls back to auto" /dev/null "not a regular file (a character device)"
+# A FIFO with no writer hung every program at its first copy.
+mkfifo "$dir/fifo"
+UCOPY_PROFILE=$dir/fifo timeout 10 "$UCOPY" features --json >"$out" 2>"$err"
+rc=$?
+expect "a FIFO falls back to auto at once" sh -c "[ $rc -eq 0 ] && grep -q 'not a regular file (a FIFO)' '$out'"
+mkdir -p "$dir/fifo-cache/ucopy" && mkfifo "$dir/fifo-cache/ucopy/profile"
+XDG_CACHE_HOME=$dir/fifo-cache timeout 10 "$UCOPY" features --json >"$out" 2>"$err"
+rc=$?
+expect "a FIFO at the default path falls back to auto at once" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'profile ignored: .*not a regular file (a FIFO)' '$out'"
 if [ "$(id -u)" -ne 0 ]; then
 	cp "$prof" "$dir/unreadable" && chmod 0 "$dir/unreadable"
 	rejected "an unreadable profile falls back to auto" "$dir/unreadable" "Permission denied"
