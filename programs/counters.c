@@ -17,15 +17,19 @@
 #include <unistd.h>
 
 static const struct {
-	const char *name;
+	const char *name, *key;
 	uint32_t type;
 	uint64_t config;
 } events[CTR_COUNT] = {
-	[CTR_CYCLES] = { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	[CTR_INSTRUCTIONS] = { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	[CTR_BRANCHES] = { "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	[CTR_BRANCH_MISSES] = { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	[CTR_TASK_CLOCK] = { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	[CTR_CYCLES] = { "cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	[CTR_INSTRUCTIONS] = { "instructions", "instructions", PERF_TYPE_HARDWARE,
+			       PERF_COUNT_HW_INSTRUCTIONS },
+	[CTR_BRANCHES] = { "branches", "branches", PERF_TYPE_HARDWARE,
+			   PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	[CTR_BRANCH_MISSES] = { "branch-misses", "branch_misses", PERF_TYPE_HARDWARE,
+				PERF_COUNT_HW_BRANCH_MISSES },
+	[CTR_TASK_CLOCK] = { "task-clock", "task_clock", PERF_TYPE_SOFTWARE,
+			     PERF_COUNT_SW_TASK_CLOCK },
 };
 
 /* Not in errno: counters_open(disable_all) marks counters with it. */
@@ -103,18 +107,36 @@ int counters_available(const struct counters *c, enum counter i)
 	return i < CTR_COUNT && c->fd[i] >= 0;
 }
 
+/* Not in errno either: an open counter's read failed or it never ran. */
+#define WHY_OK 0
+#define WHY_UNREADABLE 1
+#define WHY_NOT_SCHEDULED 2
+
+/* Reads counter i (value, time enabled, time running) into *x.
+ * @return : WHY_OK, WHY_UNREADABLE or WHY_NOT_SCHEDULED. */
+static int read_total(const struct counters *c, enum counter i, double *x)
+{
+	uint64_t v[3];
+	*x = NAN;
+	if (read(c->fd[i], v, sizeof v) != (ssize_t)sizeof v)
+		return WHY_UNREADABLE;
+	if (v[2] == 0) {
+		if (v[1] != 0)
+			return WHY_NOT_SCHEDULED;  /* enabled, never on the PMU */
+		*x = 0;
+		return WHY_OK;
+	}
+	*x = (double)v[0];
+	if (v[2] < v[1])
+		*x *= (double)v[1] / (double)v[2];
+	return WHY_OK;
+}
+
 double counters_total(const struct counters *c, enum counter i)
 {
-	if (!counters_available(c, i))
-		return NAN;
-	uint64_t v[3];
-	if (read(c->fd[i], v, sizeof v) != (ssize_t)sizeof v)
-		return NAN;
-	if (v[2] == 0)
-		return v[1] == 0 ? 0 : NAN;  /* enabled but never scheduled */
-	double x = (double)v[0];
-	if (v[2] < v[1])
-		x *= (double)v[1] / (double)v[2];
+	double x = NAN;
+	if (counters_available(c, i))
+		read_total(c, i, &x);
 	return x;
 }
 
@@ -122,8 +144,14 @@ const char *counters_reason(const struct counters *c, enum counter i)
 {
 	if (i >= CTR_COUNT)
 		return "unknown counter";
-	if (c->fd[i] >= 0)
-		return "";
+	if (c->fd[i] >= 0) {
+		double x;
+		switch (read_total(c, i, &x)) {
+		case WHY_UNREADABLE: return "cannot be read";
+		case WHY_NOT_SCHEDULED: return "not scheduled";
+		default: return "";
+		}
+	}
 	switch (c->err[i]) {
 	case ERR_DISABLED: return "disabled";
 	case ENOENT: case EOPNOTSUPP: case EINVAL: return "not supported";
@@ -137,4 +165,9 @@ const char *counters_reason(const struct counters *c, enum counter i)
 const char *counter_name(enum counter i)
 {
 	return i < CTR_COUNT ? events[i].name : "?";
+}
+
+const char *counter_key(enum counter i)
+{
+	return i < CTR_COUNT ? events[i].key : "?";
 }

@@ -28,9 +28,6 @@ struct counters {
 	int fd[CTR_COUNT];        /* -1 when unavailable */
 	int leader;               /* fd of the hardware group leader, or -1 */
 	int err[CTR_COUNT];       /* errno of the refusal */
-	/* Accumulated over every start/stop, scaled when multiplexed. */
-	double total[CTR_COUNT];
-	uint64_t last[CTR_COUNT], last_enabled[CTR_COUNT], last_running[CTR_COUNT];
 };
 
 /* Opens the counters for the calling thread, disabled.  disable_all skips
@@ -43,13 +40,19 @@ void counters_start(struct counters *c);
 void counters_stop(struct counters *c);
 /* @return : 1 when counter i is available. */
 int counters_available(const struct counters *c, enum counter i);
-/* @return : the total of counter i since open, NaN when unavailable. */
+/* @return : the total of counter i since open, scaled up when the kernel
+ *           multiplexed it; NaN when unavailable, unreadable, or enabled but
+ *           never scheduled onto the hardware. */
 double counters_total(const struct counters *c, enum counter i);
-/* @return : why counter i is unavailable ("not supported", "not permitted
- *           (perf_event_paranoid)", ...), or "" when it is available. */
+/* @return : why counter i has no total ("not supported", "not permitted
+ *           (perf_event_paranoid)", "not scheduled", ...), or "" when
+ *           counters_total() gives one. */
 const char *counters_reason(const struct counters *c, enum counter i);
 /* @return : "cycles", "instructions", "branches", "branch-misses",
  *           "task-clock". */
 const char *counter_name(enum counter i);
+/* @return : the name as a JSON or CSV key: "cycles", "instructions",
+ *           "branches", "branch_misses", "task_clock". */
+const char *counter_key(enum counter i);
 
 #endif
