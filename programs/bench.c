@@ -29,14 +29,13 @@
  * mostly in L2 beside the buffers. */
 #define SEQ_LEN ((size_t)1 << 16)
 #define LEVEL 0.95
-#define RESAMPLES 2000
 
 void help_bench(FILE *f)
 {
 	fputs("usage: ucopy bench [OPTIONS]\n\n"
 	      "Times copy kernels and policies, interleaved in rounds, and prints per\n"
 	      "cell the median ns per copy, p10 and p90, GB/s, and the ratio to the\n"
-	      "first variant with a 95% bootstrap confidence interval.\n\n"
+	      "first variant with a 95% confidence interval.\n\n"
 	      "  --kernels LIST     kernels to time (default: every kernel this CPU runs;\n"
 	      "                     'all' says the same; libc is the C library's memcpy)\n"
 	      "  --policies LIST    named policies (linux-6.4, auto, ...) or policy text\n"
@@ -57,7 +56,7 @@ void help_bench(FILE *f)
 	      "                     or 'SIZE WEIGHT' lines) with random offsets; not with\n"
 	      "                     --sizes, --src-align, --dst-align or --distance\n"
 	      "  --seconds S        the whole time budget (default 2)\n"
-	      "  --seed N           seed for the size sequence and the bootstrap\n"
+	      "  --seed N           seed for the size sequence (--dist)\n"
 	      "                     (default: fresh, printed with the results)\n"
 	      "  --format FMT       table (default), csv or json\n"
 	      "  -o FILE            write the results to FILE instead of stdout\n"
@@ -318,12 +317,17 @@ static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 {
 	char err[256];
 	sizes_free(out);
-	if (sizespec_parse(arg, 4096, 0, out, err, sizeof err) < 0)
+	/* The range before the count: "0-5000" is an offset out of range, not
+	 * too many offsets. */
+	if (sizespec_parse(arg, 0, 0, out, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "%s: %s", opt, err);
+	size_t worst = 0;
 	for (size_t i = 0; i < out->n; i++)
-		if (out->v[i] >= 4096)
-			return cli_usage_error(CMD, "%s %zu is out of range (expected 0..4095)",
-					       opt, out->v[i]);
+		if (out->v[i] > worst)
+			worst = out->v[i];
+	if (worst >= 4096)
+		return cli_usage_error(CMD, "%s %zu is out of range (expected 0..4095)",
+				       opt, worst);
 	return 0;
 }
 
@@ -502,12 +506,36 @@ static void show_progress(void *ctx, double done)
 	fflush(stderr);
 }
 
+static size_t count_cells(const struct bench *b)
+{
+	size_t nsrc = b->have_dist ? 1 : b->src_align.n;
+	size_t ndst = b->have_dist ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
+	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	return nsrc * ndst * nsize;
+}
+
+/* A grid whose cells cannot all be measured in the budget is refused before
+ * anything runs: each cell has a floor (warm-up, the fewest rounds that
+ * give an interval), and a grid of 16 million cells would otherwise run for
+ * hours on a 1-second budget. */
+static int check_budget(const struct bench *b)
+{
+	size_t cells = count_cells(b);
+	double need = measure_floor_seconds(b->nvar, 0) * (double)cells;
+	if (need <= b->seconds)
+		return 0;
+	return cli_usage_error(CMD, "%zu cells of %zu variant%s need a budget of at least "
+			       "%.3g s, more than --seconds %g (fewer sizes, offsets or "
+			       "variants, or more seconds)", cells, b->nvar,
+			       b->nvar == 1 ? "" : "s", need, b->seconds);
+}
+
 static int measure_all(struct bench *b)
 {
 	size_t nsrc = b->have_dist ? 1 : b->src_align.n;
 	size_t ndst = b->have_dist ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
 	size_t nsize = b->have_dist ? 1 : b->sizes.n;
-	b->cells = nsrc * ndst * nsize;
+	b->cells = count_cells(b);
 	b->row = calloc(b->cells * b->nvar, sizeof *b->row);
 	struct variant_summary *sum = calloc(b->nvar, sizeof *sum);
 	struct measure *m = measure_new();
@@ -551,14 +579,17 @@ static int measure_all(struct bench *b)
 				}
 				struct cell c;
 				cell_init(&c, &seq, b->cache, so, dof);
+				/* What is left of the budget, shared by the cells
+				 * left: a cell that overran is paid for by the rest. */
+				o.seconds = (b->seconds - (clock_seconds() - b->started)) /
+					    (double)(b->cells - b->cell);
 				struct cell_result r;
 				char err[256];
 				if (measure_cell(m, b->var, b->nvar, &c, &o, &r, err, sizeof err) < 0) {
 					cli_error("%s", err);
 					rc = EXIT_FAIL;
 				} else {
-					measure_summarize(&r, 0, LEVEL, RESAMPLES,
-							  b->seed ^ (uint64_t)b->cell, sum);
+					measure_summarize(&r, 0, LEVEL, sum);
 					for (size_t v = 0; v < b->nvar; v++) {
 						struct row *w = &b->row[b->nrows++];
 						w->variant = v;
@@ -597,7 +628,8 @@ static const char *variant_kind_name(const struct variant *v)
 {
 	switch (v->kind) {
 	case VARIANT_KERNEL: return "kernel";
-	case VARIANT_MEMCPY: case VARIANT_TRY: return "entry";
+	case VARIANT_MEMCPY: return v->kernel ? "kernel" : "entry";   /* libc */
+	case VARIANT_TRY: return "entry";
 	default: return "policy";
 	}
 }
@@ -700,7 +732,7 @@ static void write_csv(const struct bench *b, FILE *f)
 		v[1][0] = '\0';
 		if (!d)
 			snprintf(v[1], 48, "%zu", w->size);
-		snprintf(v[2], 48, "%s", d ? dist_name(b) : "");
+		v[2][0] = '\0';
 		if (d) {
 			v[3][0] = v[4][0] = v[5][0] = '\0';
 		} else {
@@ -722,6 +754,7 @@ static void write_csv(const struct bench *b, FILE *f)
 		for (size_t k = 0; k < NKEYS; k++)
 			cells[k] = v[k];
 		cells[0] = b->var[w->variant].name;
+		cells[2] = d ? b->dist_path : "";
 		csv_row(f, NKEYS, cells);
 	}
 }
@@ -783,11 +816,12 @@ static void write_json(const struct bench *b, FILE *f)
 	json_key(&j, "timer"); json_string(&j, timer_name());
 	json_key(&j, "tsc_ghz"); json_double(&j, timer_tsc_ghz());
 	json_key(&j, "confidence"); json_double(&j, LEVEL);
-	json_key(&j, "resamples"); json_uint(&j, RESAMPLES);
+	json_key(&j, "interval");
+	json_string(&j, "median of per-round ratios, order statistics (sign test)");
 	json_key(&j, "counters");
 	json_begin_object(&j);
 	for (int e = 0; e < CTR_COUNT; e++) {
-		json_key(&j, counter_name((enum counter)e));
+		json_key(&j, counter_key((enum counter)e));
 		const char *why = b->ctr_reason[e];
 		json_string(&j, !why ? "unknown" : why[0] ? why : "ok");
 	}
@@ -838,6 +872,8 @@ int cmd_bench(int argc, char **argv)
 	struct bench b;
 	memset(&b, 0, sizeof b);
 	int rc = parse_args(&b, argc, argv);
+	if (!rc)
+		rc = check_budget(&b);
 	if (rc) {
 		bench_free(&b);
 		return rc;

@@ -64,11 +64,6 @@
 #define LARGE ((size_t)1 << 20)
 #define FINALIST_RATIO 1.25
 #define LEVEL 0.95
-/* 200 resamples put the interval ends within about 1% of their value at
- * 2000, for a tenth of the time (15 ms a cell at 500 was a third of the
- * sweep). */
-#define RESAMPLES 200
-#define SEED 0x5eed0ca1ULL
 
 void help_calibrate(FILE *f)
 {
@@ -174,7 +169,7 @@ static int time_cell(struct run *r, const struct variant *v, size_t nv,
 	 * rounds keep the median clear of them where five did not (16 MiB:
 	 * 1.9 and 3.5 ms for movsb_safe and movsb, the same loop). */
 	struct measure_opts o = { .seconds = seconds,
-				  .min_rounds = c->seq->max_n >= LARGE ? 9 : 5 };
+				  .min_rounds = c->seq->max_n >= LARGE ? 9 : MEASURE_MIN_ROUNDS };
 	struct cell_result res;
 
 	if (rounds) {
@@ -196,7 +191,7 @@ static int time_cell(struct run *r, const struct variant *v, size_t nv,
 			snprintf(r->err, sizeof r->err, "out of memory");
 			return -1;
 		}
-		measure_summarize(&res, best, LEVEL, RESAMPLES, SEED, s);
+		measure_summarize(&res, best, LEVEL, s);
 		for (size_t i = 0; i < nv; i++) {
 			lo[i] = i == best ? 1 : s[i].ratio.lo;
 			hi[i] = i == best ? 1 : s[i].ratio.hi;
@@ -364,7 +359,7 @@ static unsigned cold_rounds(const struct run *r, size_t n, size_t nv, double sec
 		return 9;
 	double round = r->cold_byte_s * (double)(n > 4096 ? n : 4096) * (double)nv;
 	double k = seconds / round;
-	return k < 5 ? 5 : k > 25 ? 25 : (unsigned)k;
+	return k < MEASURE_MIN_ROUNDS ? MEASURE_MIN_ROUNDS : k > 25 ? 25 : (unsigned)k;
 }
 
 static void cold_learn(struct run *r, size_t n, size_t nv, unsigned rounds,

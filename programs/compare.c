@@ -20,9 +20,9 @@
 
 #define CMD "compare"
 
-/* Rounds: a verdict from fewer than this many pairs rests on too little (the
- * bootstrap interval of a median is coarse below ~20 samples); a budget
- * stops at the upper bound, which keeps the bootstrap under a second. */
+/* Rounds: a verdict from fewer than this many pairs rests on too little (at
+ * 20 rounds the 95% interval already spans the 6th to the 15th ratio); a
+ * budget stops at the upper bound. */
 #define MIN_ROUNDS 20
 #define MAX_ROUNDS 20000
 #define MIN_RUNS MIN_ROUNDS
@@ -80,7 +80,7 @@ void help_compare(FILE *f)
 	      "  --margin PCT           differences below PCT percent do not count\n"
 	      "                         (default 1.5: the size of code-placement\n"
 	      "                         effects; see docs/reproducing.md)\n"
-	      "  --seed N               seed for size sequences and the bootstrap\n"
+	      "  --seed N               seed for size sequences\n"
 	      "  --json                 one JSON object instead of the text\n"
 	      "  -q                     no progress line on stderr\n\n"
 	      "example:\n"
@@ -145,60 +145,10 @@ void compare_verdict(const struct stats_interval *r, double m, struct verdict *v
 	}
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
-}
-
-/* The largest j (1-based) such that the order statistics j and n+1-j cover
- * the median with probability >= level: 2 P(Bin(n, 1/2) <= j-1) <= 1-level.
- * 0 when even the extremes do not (n too small). */
-static size_t median_rank(size_t n, double level)
-{
-	double tail = (1 - level) / 2, cdf = 0;
-	double lf = lgamma((double)n + 1) - (double)n * log(2.0);
-	size_t j = 0;
-	for (size_t i = 0; i < n / 2 + 1; i++) {
-		cdf += exp(lf - lgamma((double)i + 1) - lgamma((double)(n - i) + 1));
-		if (cdf > tail)
-			break;
-		j = i + 1;
-	}
-	return j;
-}
-
-int compare_ratio(const double *a, const double *b, size_t n, double level,
-		  struct stats_interval *out)
-{
-	out->est = out->lo = out->hi = NAN;
-	if (n == 0 || !(level > 0 && level < 1))
-		return -1;
-	double *q = malloc(n * sizeof *q);
-	if (!q)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!(a[i] > 0) || !(b[i] >= 0)) {
-			free(q);
-			return -1;
-		}
-		q[i] = b[i] / a[i];
-	}
-	qsort(q, n, sizeof *q, cmp_double);
-	out->est = n % 2 ? q[n / 2] : (q[n / 2 - 1] + q[n / 2]) / 2;
-	size_t j = median_rank(n, level);
-	if (j > 0) {
-		out->lo = q[j - 1];
-		out->hi = q[n - j];
-	}
-	free(q);
-	return j > 0 ? 0 : -1;
-}
-
 int compare_samples(const double *a, const double *b, size_t n, double margin,
 		    struct stats_interval *ratio, struct verdict *v)
 {
-	int rc = compare_ratio(a, b, n, COMPARE_LEVEL, ratio);
+	int rc = stats_paired_ratio(a, b, n, COMPARE_LEVEL, ratio);
 	compare_verdict(ratio, margin, v);
 	return rc;
 }
@@ -588,8 +538,8 @@ static void print_text(const struct compare *c, const struct workload *w,
 	printf("\n B/A time per copy %.3f, %g%% CI [%.3f, %.3f] (median of the "
 	       "per-round ratios over %zu rounds)\n", q->est, COMPARE_LEVEL * 100,
 	       q->lo, q->hi, r->rounds);
-	printf(" ratio of medians %.3f (bootstrap CI [%.3f, %.3f]); Mann-Whitney U "
-	       "p = %.2g\n", s[1].ratio.est, s[1].ratio.lo, s[1].ratio.hi, out->mw_p);
+	printf(" ratio of medians %.3f; Mann-Whitney U p = %.2g\n",
+	       s[1].ns.median / s[0].ns.median, out->mw_p);
 	printf(" %s\n", out->v.text);
 }
 
@@ -688,13 +638,7 @@ static void print_json(const struct compare *c, const struct workload *w,
 	json_num_or_null(&j, "hi", out->ratio.hi);
 	json_num_or_null(&j, "level", COMPARE_LEVEL);
 	json_end_object(&j);
-	json_key(&j, "ratio_of_medians");
-	json_begin_object(&j);
-	json_key(&j, "method"); json_string(&j, "paired percentile bootstrap");
-	json_num_or_null(&j, "est", s[1].ratio.est);
-	json_num_or_null(&j, "lo", s[1].ratio.lo);
-	json_num_or_null(&j, "hi", s[1].ratio.hi);
-	json_end_object(&j);
+	json_num_or_null(&j, "ratio_of_medians", s[1].ns.median / s[0].ns.median);
 	json_num_or_null(&j, "mann_whitney_p", out->mw_p);
 	json_key(&j, "verdict");
 	json_begin_object(&j);
@@ -734,7 +678,7 @@ static void add_chunk(struct cell_result *r, const struct cell_result *q,
  * the first slot again, which the call before may have left in cache. */
 static int walks_cold(const struct cell *cell)
 {
-	size_t llc = ucopy_cpu()->l3 ? ucopy_cpu()->l3 : ucopy_cpu()->l2;
+	size_t llc = cache_llc();
 	return (!cell->src.flush && cell->src.region > llc) ||
 	       (!cell->dst.flush && cell->dst.region > llc);
 }
@@ -857,7 +801,7 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	struct variant_summary s[2];
-	measure_summarize(&r, 0, COMPARE_LEVEL, 0, c.seed, s);
+	measure_summarize(&r, 0, COMPARE_LEVEL, s);
 	struct outcome out;
 	out.mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
 	compare_samples(r.v[0].ns, r.v[1].ns, r.rounds, c.margin, &out.ratio, &out.v);

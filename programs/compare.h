@@ -74,17 +74,8 @@ const char *verdict_name(enum verdict_kind k);
 void compare_verdict(const struct stats_interval *ratio, double margin,
 		     struct verdict *v);
 
-/* Ratio B/A on paired rounds (a[i] and b[i] measured in round i): the
- * median of b[i] / a[i], and the order statistics around it that cover the
- * true median with probability >= level whatever the distribution.
- * @return : 0, or -1 (interval all NaN) when a sample is not positive, out
- *           of memory, or n is too small for the level (fewer than 6 rounds
- *           at 95%). */
-int compare_ratio(const double *a, const double *b, size_t n, double level,
-		  struct stats_interval *out);
-
-/* The whole test on paired samples: compare_ratio() at COMPARE_LEVEL, then
- * compare_verdict().
+/* The whole test on paired samples: stats_paired_ratio() at COMPARE_LEVEL
+ * (fewer than 6 rounds give no interval), then compare_verdict().
  * @return : 0, or -1 when no interval could be formed (v is then
  *           inconclusive). */
 int compare_samples(const double *a, const double *b, size_t n, double margin,

@@ -24,6 +24,7 @@ static int use_tsc;
 static double ns_per_tick = 1.0;
 static double tsc_ghz = NAN;
 static pthread_once_t timer_once = PTHREAD_ONCE_INIT;
+static int timer_ready;   /* set, with release, once calibrated */
 
 double clock_seconds(void)
 {
@@ -67,7 +68,7 @@ static void paired_stamp(uint64_t *tsc, uint64_t *ns)
 }
 #endif
 
-static void timer_calibrate(void)
+static void tsc_calibrate(void)
 {
 #if defined(__x86_64__)
 	if (!(ucopy_cpu()->features & UCOPY_F(INVARIANT_TSC)))
@@ -86,6 +87,12 @@ static void timer_calibrate(void)
 #endif
 }
 
+static void timer_calibrate(void)
+{
+	tsc_calibrate();
+	__atomic_store_n(&timer_ready, 1, __ATOMIC_RELEASE);
+}
+
 void timer_init(void)
 {
 	pthread_once(&timer_once, timer_calibrate);
@@ -93,6 +100,8 @@ void timer_init(void)
 
 uint64_t timer_now(void)
 {
+	if (!__atomic_load_n(&timer_ready, __ATOMIC_ACQUIRE))
+		timer_init();
 #if defined(__x86_64__)
 	if (use_tsc)
 		return rdtscp_fenced();
@@ -129,8 +138,14 @@ static void variant_clear(struct variant *v, const char *name,
 
 void variant_kernel(struct variant *v, const struct ucopy_kernel *k)
 {
-	variant_clear(v, k->name, VARIANT_KERNEL);
+	/* The libc kernel is memcpy inside a C wrapper (lib/kernel.c): timing
+	 * memcpy itself spares it the wrapper's call and frame, which neither
+	 * the assembly kernels nor a program calling memcpy pay. */
+	int libc = !strcmp(k->name, "libc");
+	variant_clear(v, k->name, libc ? VARIANT_MEMCPY : VARIANT_KERNEL);
 	v->kernel = k->fn;
+	if (libc)
+		v->memcpy_fn = memcpy;
 }
 
 void variant_memcpy(struct variant *v, const char *name,
@@ -200,7 +215,7 @@ static size_t cache_l2(void)
 	return l2 ? l2 : (size_t)1 << 20;
 }
 
-static size_t cache_llc(void)
+size_t cache_llc(void)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
 	return c->l3 ? c->l3 : c->l2 ? c->l2 : (size_t)32 << 20;
@@ -529,6 +544,43 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
 /* Longest batch: short enough that most batches see no timer interrupt
  * (250-1000 Hz) and the median is a clean one. */
 #define MAX_BATCH_NS 1000000.0
+/* A warm-up batch grows fourfold until it lasts this long. */
+#define WARM_BATCH_NS 5000.0
+/* The budget is planned for this many rounds when the batch limits allow:
+ * enough for an interval (at 64 rounds the 95% one spans the 24th to the
+ * 41st ratio), with batches as long as the budget allows. */
+#define TARGET_ROUNDS 64
+/* What a cell costs beyond its batches, measured with `bench --sizes 1-2000`
+ * on 1..8 variants (Xeon 6/207 under KVM, no hardware counters; gcc 12
+ * -O2): about 15 us a cell (set-up, the summary) and 12 us a variant
+ * (opening and closing its counters, the warm-up's shorter batches). */
+#define CELL_FIXED_NS 15000.0
+#define VARIANT_FIXED_NS 12000.0
+
+double measure_floor_seconds(size_t nv, unsigned min_rounds)
+{
+	if (min_rounds == 0)
+		min_rounds = MEASURE_MIN_ROUNDS;
+	double per_variant = VARIANT_FIXED_NS + WARM_BATCH_NS +
+			     (double)min_rounds * MIN_BATCH_NS;
+	return (CELL_FIXED_NS + (double)nv * per_variant) * 1e-9;
+}
+
+/* Doubles every variant's sample array, up to max entries.
+ * @return : 0, or -1 when out of memory (*cap is then unchanged, and every
+ *           array still holds at least *cap). */
+static int grow_samples(struct cell_result *out, size_t *cap, size_t max)
+{
+	size_t n = *cap * 2 < max ? *cap * 2 : max;
+	for (size_t i = 0; i < out->nvariants; i++) {
+		double *p = realloc(out->v[i].ns, n * sizeof *p);
+		if (!p)
+			return -1;
+		out->v[i].ns = p;
+	}
+	*cap = n;
+	return 0;
+}
 
 int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		 const struct cell *c, const struct measure_opts *o,
@@ -557,10 +609,16 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	walk_setup(&wd, md, &c->dst, stride, c->sequential);
 	int flush = c->src.flush || c->dst.flush;
 
-	unsigned min_rounds = o->min_rounds ? o->min_rounds : 5;
-	unsigned max_rounds = o->max_rounds ? o->max_rounds : 1024;
+	/* The budget starts here: everything from now on is the cell's. */
+	double seconds = o->seconds > 0 ? o->seconds : 0;
+	double start = clock_seconds(), deadline = start + seconds;
+	size_t max_rounds = o->max_rounds ? o->max_rounds : MEASURE_MAX_ROUNDS;
+	size_t min_rounds = o->min_rounds ? o->min_rounds : MEASURE_MIN_ROUNDS;
 	if (min_rounds > max_rounds)
 		min_rounds = max_rounds;
+	size_t cap = min_rounds > TARGET_ROUNDS ? min_rounds : TARGET_ROUNDS;
+	if (cap > max_rounds)
+		cap = max_rounds;
 	out->v = calloc(nv, sizeof *out->v);
 	struct counters *ctr = calloc(nv, sizeof *ctr);
 	double *est = calloc(nv, sizeof *est);
@@ -568,7 +626,7 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		goto oom;
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
-		out->v[i].ns = malloc(max_rounds * sizeof(double));
+		out->v[i].ns = malloc(cap * sizeof(double));
 		if (!out->v[i].ns)
 			goto oom;
 	}
@@ -576,9 +634,10 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	/* Warm-up and estimate: also brings code, page tables and (hot) data
 	 * into place.  Batches grow until one is long enough to time.  The
 	 * budget is planned on what a copy costs with its flush (`sum`), the
-	 * batch's floor on the copy alone (`min`): flushing can cost far more
-	 * than a cold copy, and a plan on the copy alone overran budgets ~7x. */
-	double sum = 0, min = 0;
+	 * batch's limits on the copy alone (`fast`, `slow`): flushing can cost
+	 * far more than a cold copy, and a plan on the copy alone overran
+	 * budgets ~7x. */
+	double sum = 0, fast = 0, slow = 0;
 	for (size_t i = 0; i < nv; i++) {
 		size_t k = 1;
 		for (;;) {
@@ -587,7 +646,7 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 				flush_batch(c, ws, wd, 0, k);
 			uint64_t copy = run_batch(&v[i], seq, &ws, &wd, 0, k);
 			double ns = timer_ns(copy);
-			if (ns >= 5000 || k >= ((size_t)1 << 20)) {
+			if (ns >= WARM_BATCH_NS || k >= ((size_t)1 << 20)) {
 				est[i] = ns / (double)k;
 				sum += timer_ns(timer_now() - f0) / (double)k;
 				break;
@@ -596,23 +655,13 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		}
 		if (!(est[i] > 0))
 			est[i] = 0.1;
-		if (i == 0 || est[i] < min)
-			min = est[i];
+		if (i == 0 || est[i] < fast)
+			fast = est[i];
+		if (est[i] > slow)
+			slow = est[i];
 	}
 	if (!(sum > 0))
 		sum = 0.1 * (double)nv;
-	double seconds = o->seconds > 0 ? o->seconds : 0;
-	/* Aim for about 64 rounds in the budget, within the batch limits. */
-	double batch_ns = seconds * 1e9 / 64 / (double)nv;
-	if (batch_ns > MAX_BATCH_NS)
-		batch_ns = MAX_BATCH_NS;
-	double kf = batch_ns / (sum / (double)nv);
-	if (kf * min < MIN_BATCH_NS)
-		kf = MIN_BATCH_NS / min;
-	if (kf > (double)((size_t)1 << 24))
-		kf = (double)((size_t)1 << 24);
-	size_t k = kf < 1 ? 1 : (size_t)kf;
-	out->batch = k;
 
 	for (size_t i = 0; i < nv; i++) {
 		counters_open(&ctr[i], !o->counters);
@@ -620,9 +669,29 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 			out->v[i].ctr_reason[e] = counters_reason(&ctr[i], (enum counter)e);
 	}
 
-	double start = clock_seconds(), deadline = start + seconds;
+	/* K: TARGET_ROUNDS rounds in what is left of the budget; the slowest
+	 * variant's batch under MAX_BATCH_NS; the fastest one's over
+	 * MIN_BATCH_NS, which wins when the two limits cross (variants more
+	 * than 500x apart): a sample the timer cannot resolve is worth less
+	 * than one an interrupt may hit. */
+	double left_ns = (deadline - clock_seconds()) * 1e9;
+	double kf = left_ns / TARGET_ROUNDS / sum;
+	if (kf * slow > MAX_BATCH_NS)
+		kf = MAX_BATCH_NS / slow;
+	if (!(kf * fast >= MIN_BATCH_NS))
+		kf = MIN_BATCH_NS / fast;
+	if (!(kf <= (double)((size_t)1 << 24)))
+		kf = (double)((size_t)1 << 24);
+	size_t k = kf < 1 ? 1 : (size_t)kf;
+	out->batch = k;
+
+	/* Rounds until the budget is spent: stop when one more round would
+	 * end further past the deadline than stopping now ends before it. */
+	double round_start = clock_seconds();
 	size_t r;
 	for (r = 0; r < max_rounds; r++) {
+		if (r == cap && grow_samples(out, &cap, max_rounds) < 0)
+			break;
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
 		for (size_t x = 0; x < nv; x++) {
 			size_t i = (r + x) % nv;
@@ -641,18 +710,23 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		if (o->progress)
 			o->progress(o->progress_ctx,
 				    seconds > 0 ? fmin(1.0, (now - start) / seconds) : 1.0);
-		if (now >= deadline && r + 1 >= min_rounds) {
+		if (r + 1 >= min_rounds && now + 0.5 * (now - round_start) >= deadline) {
 			r++;
 			break;
 		}
+		round_start = now;
 	}
 	out->rounds = r;
 
 	double bytes = seq_bytes(seq, k, r);
 	for (size_t i = 0; i < nv; i++) {
 		out->v[i].bytes = bytes;
-		for (int e = 0; e < CTR_COUNT; e++)
+		for (int e = 0; e < CTR_COUNT; e++) {
 			out->v[i].ctr[e] = counters_total(&ctr[i], (enum counter)e);
+			/* A counter that opened may still not have counted. */
+			if (isnan(out->v[i].ctr[e]))
+				out->v[i].ctr_reason[e] = counters_reason(&ctr[i], (enum counter)e);
+		}
 		counters_close(&ctr[i]);
 	}
 	free(ctr);
@@ -667,8 +741,7 @@ oom:
 }
 
 void measure_summarize(const struct cell_result *r, size_t baseline,
-		       double level, unsigned resamples, uint64_t seed,
-		       struct variant_summary *out)
+		       double level, struct variant_summary *out)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
 		const struct variant_result *v = &r->v[i];
@@ -676,11 +749,12 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 		stats_summarize(v->ns, r->rounds, &s->ns);
 		s->bytes_per_copy = v->copies ? v->bytes / (double)v->copies : NAN;
 		s->gbps = s->ns.median > 0 ? s->bytes_per_copy / s->ns.median : NAN;
-		if (baseline < r->nvariants)
-			stats_ratio_ci(r->v[baseline].ns, v->ns, r->rounds, resamples,
-				       level, seed + i, &s->ratio);
-		else
-			s->ratio.est = s->ratio.lo = s->ratio.hi = NAN;
+		s->ratio.est = s->ratio.lo = s->ratio.hi = NAN;
+		if (i == baseline && r->rounds > 0)
+			s->ratio.est = s->ratio.lo = s->ratio.hi = 1;
+		else if (baseline < r->nvariants)
+			stats_paired_ratio(r->v[baseline].ns, v->ns, r->rounds, level,
+					   &s->ratio);
 		for (int e = 0; e < CTR_COUNT; e++)
 			s->per_copy[e] = v->copies ? v->ctr[e] / (double)v->copies : NAN;
 	}

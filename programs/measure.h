@@ -11,10 +11,13 @@
  *    rotating every round: drift (frequency, a noisy neighbour) hits all of
  *    them alike, and each round gives one paired sample per variant.
  *  - A batch is K consecutive copies timed as a whole (K is the same for all
- *    variants of a cell, chosen so that a round fits the budget and the
- *    fastest batch is long enough for the timer), giving one ns-per-copy
- *    sample.  The same stretch of the copy sequence is used by every variant
- *    in a round.
+ *    variants of a cell: about 64 rounds fit the budget, the slowest
+ *    variant's batch stays under 1 ms, the fastest one's over 2 us), giving
+ *    one ns-per-copy sample.  The same stretch of the copy sequence is used
+ *    by every variant in a round.
+ *  - The budget is the cell's whole time, warm-up included; rounds go on
+ *    until it is spent, with a floor of MEASURE_MIN_ROUNDS rounds that may
+ *    overrun it (measure_floor_seconds() says by how much at least).
  *  - Buffers are mapped page-aligned and written before anything is timed.
  *  - Cache state: `hot` copies between the same two buffers every time (they
  *    sit in the nearest cache that holds them: L1d when both fit); `warm`
@@ -45,7 +48,8 @@
  * against CLOCK_MONOTONIC, when the CPU says the TSC is invariant;
  * clock_gettime(CLOCK_MONOTONIC) otherwise.  Thread-safe, idempotent. */
 void timer_init(void);
-/* Ticks; only differences are meaningful.  Calls timer_init() if needed. */
+/* Ticks; only differences are meaningful.  Calls timer_init() if needed (a
+ * flag test once it has run). */
 uint64_t timer_now(void);
 double timer_ns(uint64_t ticks);
 /* "tsc" or "clock_gettime". */
@@ -77,6 +81,11 @@ struct variant {
 	void *ctx;
 };
 
+/* A kernel, called directly.  The `libc` kernel is timed as
+ * variant_memcpy(memcpy) instead (kernel is still set): its kernel-shaped
+ * wrapper is a C function around memcpy, an extra call and frame (~1 ns)
+ * that the assembly kernels do not pay and a program calling memcpy does
+ * not either. */
 void variant_kernel(struct variant *v, const struct ucopy_kernel *k);
 void variant_memcpy(struct variant *v, const char *name,
 		    void *(*fn)(void *, const void *, size_t));
@@ -91,6 +100,9 @@ void variant_call(struct variant *v, const char *name,
 /*=====   Cells: where and how much is copied   =====*/
 
 enum cache_state { CACHE_HOT, CACHE_WARM, CACHE_COLD };
+/* The last-level cache in bytes: L3, else L2, else 32 MiB when the CPU
+ * reports neither (what `cold` regions and workloads are sized from). */
+size_t cache_llc(void);
 const char *cache_name(enum cache_state c);
 /* @return : 0, or -1 when s is not "hot", "warm" or "cold". */
 int cache_parse(const char *s, enum cache_state *c);
@@ -115,10 +127,20 @@ int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache
 
 /*=====   Measuring   =====*/
 
+/* The fewest rounds with a 95% interval for a ratio
+ * (stats_paired_ratio_min_n(0.95)), and the default floor. */
+#define MEASURE_MIN_ROUNDS 6
+/* Samples are kept in arrays grown as rounds come; this bounds them (8 MiB
+ * a variant), far beyond what any budget of 1 ms batches reaches in a
+ * quarter of an hour. */
+#define MEASURE_MAX_ROUNDS (1u << 20)
+
 struct measure_opts {
-	double seconds;        /* the budget for this cell */
-	unsigned min_rounds;   /* 0: 5; rounds run past the budget to reach it */
-	unsigned max_rounds;   /* 0: 1024 */
+	double seconds;        /* the budget for this cell, warm-up included */
+	unsigned min_rounds;   /* 0: MEASURE_MIN_ROUNDS; rounds run past the
+				  budget to reach it */
+	unsigned max_rounds;   /* 0: as many as the budget allows, up to
+				  MEASURE_MAX_ROUNDS */
 	int counters;          /* open perf counters for each variant */
 	/* Called after each round with the fraction of the budget used. */
 	void (*progress)(void *ctx, double done);
@@ -149,8 +171,9 @@ struct measure;
 struct measure *measure_new(void);
 void measure_free(struct measure *m);
 
-/* Times nv variants on cell c for o->seconds.  The first call with a large
- * `cold` region maps and writes it (up to a second; not counted).
+/* Times nv variants on cell c for o->seconds, warm-up included.  The first
+ * call with a large `cold` region maps and writes it (up to a second; not
+ * counted in o->seconds).
  * @return : 0, or -1 with the reason in err (out of memory, a buffer that
  *           could not be mapped); out is then empty. */
 int measure_cell(struct measure *m, const struct variant *v, size_t nv,
@@ -158,21 +181,30 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		 struct cell_result *out, char *err, size_t errlen);
 void cell_result_free(struct cell_result *r);
 
+/* The least time measure_cell() takes for a cell of nv variants with
+ * min_rounds (0: MEASURE_MIN_ROUNDS), however small its budget: each
+ * variant's warm-up, min_rounds batches of the shortest length worth timing,
+ * and the fixed cost of a cell (counters, set-up), as measured on copies of
+ * a few bytes.  Larger copies take longer; a grid whose cells need more than
+ * its budget overruns it. */
+double measure_floor_seconds(size_t nv, unsigned min_rounds);
+
 /* What a table row says about one variant of a cell. */
 struct variant_summary {
 	struct stats_summary ns;      /* ns per copy over the rounds */
 	double bytes_per_copy;
 	double gbps;                  /* bytes_per_copy / median ns */
-	struct stats_interval ratio;  /* median / the baseline's median (paired) */
+	struct stats_interval ratio;  /* to the baseline: median of the per-round
+					 ratios, with its interval */
 	double per_copy[CTR_COUNT];   /* counter per copy (task-clock: ns); NaN
 					 when unavailable */
 };
 
 /* Summarises every variant of r against variant `baseline`: out has
- * r->nvariants entries.  The interval is a paired percentile bootstrap at
- * `level` with `resamples` (0: 2000) and `seed`. */
+ * r->nvariants entries.  The ratio is stats_paired_ratio() at `level`
+ * (e.g. 0.95): lo and hi are NaN with fewer rounds than
+ * stats_paired_ratio_min_n(level).  The baseline's own ratio is exactly 1. */
 void measure_summarize(const struct cell_result *r, size_t baseline,
-		       double level, unsigned resamples, uint64_t seed,
-		       struct variant_summary *out);
+		       double level, struct variant_summary *out);
 
 #endif

@@ -177,14 +177,14 @@ static int run_cell2(struct ctx *x, const struct variant *v, size_t nv,
 	}
 	x->seed = x->seed * 6364136223846793005u + 1442695040888963407u;
 	size_t base = baseline == SIZE_MAX ? 0 : baseline;
-	measure_summarize(&res, base, 0.95, 1000, x->seed, sum);
+	measure_summarize(&res, base, 0.95, sum);
 	if (baseline == SIZE_MAX) {
 		size_t b = 0;
 		for (size_t i = 1; i < nv; i++)
 			if (sum[i].ns.median < sum[b].ns.median)
 				b = i;
 		if (b != 0)
-			measure_summarize(&res, b, 0.95, 1000, x->seed, sum);
+			measure_summarize(&res, b, 0.95, sum);
 		*best = b;
 	}
 	if (sum_best && nbest) {
@@ -192,7 +192,7 @@ static int run_cell2(struct ctx *x, const struct variant *v, size_t nv,
 		for (size_t i = 1; i < nbest; i++)
 			if (sum[i].ns.median < sum[b].ns.median)
 				b = i;
-		measure_summarize(&res, b, 0.95, 1000, x->seed, sum_best);
+		measure_summarize(&res, b, 0.95, sum_best);
 	}
 	if (rounds)
 		*rounds = res.rounds;
@@ -1430,7 +1430,7 @@ int cmd_report(int argc, char **argv)
 		.tty = isatty(2), .total = seconds,
 		.weight_left = W_HOT + W_COLD + W_CLIFF + W_PROBES + W_WORK + W_CLASSES +
 			       W_DISTS,
-		.min_rounds = quick ? 3 : 5,
+		.min_rounds = MEASURE_MIN_ROUNDS,
 	};
 	r->budget = seconds;
 	r->quick = quick;

@@ -1,5 +1,5 @@
 /*
- * stats.c - order statistics, bootstrap intervals and rank tests (stats.h).
+ * stats.c - order statistics, paired-ratio intervals and rank tests (stats.h).
  */
 #include "stats.h"
 
@@ -172,50 +172,62 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-int stats_ratio_ci(const double *a, const double *b, size_t n,
-		   unsigned resamples, double level, uint64_t seed,
-		   struct stats_interval *out)
+/* The largest j (1-based) such that the order statistics j and n+1-j cover
+ * the median with probability >= level: 2 P(Bin(n, 1/2) <= j-1) <= 1-level.
+ * 0 when even the extremes do not (n too small).  The binomial terms are
+ * summed in logs, so any n works without underflow. */
+static size_t median_rank(size_t n, double level)
+{
+	double tail = (1 - level) / 2, cdf = 0;
+	double lp = -(double)n * log(2.0);   /* log P(Bin = 0) */
+	size_t j = 0;
+	for (size_t i = 0; i < n / 2 + 1; i++) {
+		cdf += exp(lp);
+		if (cdf > tail)
+			break;
+		j = i + 1;
+		lp += log((double)(n - i)) - log((double)(i + 1));
+	}
+	return j;
+}
+
+size_t stats_paired_ratio_min_n(double level)
+{
+	if (!(level > 0 && level < 1))
+		return 0;
+	size_t n = 1;
+	while (median_rank(n, level) == 0)
+		n++;
+	return n;
+}
+
+int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
+		       struct stats_interval *out)
 {
 	out->est = out->lo = out->hi = NAN;
 	if (n == 0 || !(level > 0 && level < 1))
 		return -1;
-	double ma = stats_median(a, n), mb = stats_median(b, n);
-	if (!(ma > 0) || !(mb >= 0))
+	double *q = malloc(n * sizeof *q);
+	if (!q)
 		return -1;
-	out->est = mb / ma;
-	if (resamples == 0)
-		resamples = 2000;
-	double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb);
-	double *ratio = malloc(resamples * sizeof *ratio);
-	if (!ra || !rb || !ratio) {
-		free(ra);
-		free(rb);
-		free(ratio);
-		return -1;
-	}
-	struct rng r;
-	rng_seed(&r, seed);
-	unsigned m = 0;
-	for (unsigned i = 0; i < resamples; i++) {
-		for (size_t j = 0; j < n; j++) {
-			size_t k = rng_below(&r, n);
-			ra[j] = a[k];
-			rb[j] = b[k];
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] >= 0)) {
+			free(q);
+			return -1;
 		}
-		double qa = stats_quantile_inplace(ra, n, 0.5);
-		double qb = stats_quantile_inplace(rb, n, 0.5);
-		if (qa > 0)
-			ratio[m++] = qb / qa;
+		q[i] = b[i] / a[i];
 	}
-	if (m) {
-		double tail = (1 - level) / 2;
-		out->lo = stats_quantile_inplace(ratio, m, tail);
-		out->hi = stats_quantile_inplace(ratio, m, 1 - tail);
+	/* Three order statistics, each by selection: O(n), no sort. */
+	out->est = stats_quantile_inplace(q, n, 0.5);
+	size_t j = median_rank(n, level);
+	if (j > 0) {
+		select_k(q, n, j - 1);
+		out->lo = q[j - 1];
+		select_k(q, n, n - j);
+		out->hi = q[n - j];
 	}
-	free(ra);
-	free(rb);
-	free(ratio);
-	return m ? 0 : -1;
+	free(q);
+	return j > 0 ? 0 : -1;
 }
 
 struct ranked {

@@ -1,7 +1,8 @@
 /*
  * stats.h - the statistics the lab's verdicts rest on: order statistics,
- * a paired bootstrap interval for a ratio of medians, Mann-Whitney U, and the
- * seeded generator every random choice in the lab comes from.
+ * the median of paired ratios with its distribution-free interval,
+ * Mann-Whitney U, and the seeded generator every random choice in the lab
+ * comes from.
  *
  * Timings are skewed and heavy-tailed (an interrupt, a page walk, a neighbour
  * on the same core), so everything here is built on medians and ranks, never
@@ -38,7 +39,7 @@ uint64_t rng_fresh_seed(void);
  * @return : NaN when n == 0. */
 double stats_quantile(const double *x, size_t n, double q);
 double stats_median(const double *x, size_t n);
-/* As above, but reorders x (no allocation; what the bootstrap uses). */
+/* As above, but reorders x (no allocation). */
 double stats_quantile_inplace(double *x, size_t n, double q);
 
 /* The usual summary of one variant's samples. */
@@ -56,15 +57,25 @@ struct stats_interval {
 	double lo, hi;
 };
 
-/* Ratio median(b) / median(a) over paired rounds (a[i] and b[i] were measured
- * in the same round), with a percentile bootstrap interval at `level` (e.g.
- * 0.95): rounds are resampled with replacement as pairs, so drift that hits
- * both variants of a round cancels.  `resamples` of 0 means 2000.
- * @return : 0, or -1 (interval all NaN) when n == 0, a median is not
- *           positive, or out of memory. */
-int stats_ratio_ci(const double *a, const double *b, size_t n,
-		   unsigned resamples, double level, uint64_t seed,
-		   struct stats_interval *out);
+/* Ratio of b to a over paired rounds (a[i] and b[i] were measured in the
+ * same round): the median of the per-round ratios b[i] / a[i], and the
+ * order statistics of those ratios that cover their true median with
+ * probability >= level (e.g. 0.95) whatever their distribution: the sign
+ * test inverted, exact as long as rounds are independent.  Drift that hits
+ * both variants of a round (clock frequency, a neighbour) divides out of
+ * that round's ratio.  The interval's ends are sample ratios, so
+ * lo <= est <= hi always holds when they exist.
+ * @return : 0, or -1 when n == 0, a sample of a is not positive or one of b
+ *           is negative, level is not in (0, 1), out of memory (all NaN), or
+ *           n < stats_paired_ratio_min_n(level) (est is then set, lo and hi
+ *           are NaN). */
+int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
+		       struct stats_interval *out);
+/* The fewest rounds for which stats_paired_ratio() gives an interval at
+ * `level`: even [min, max] covers the median with probability
+ * 1 - 2^(1-n) only, so 6 at 0.95 and 8 at 0.99.
+ * @return : that n, or 0 when level is not in (0, 1). */
+size_t stats_paired_ratio_min_n(double level);
 
 /* Mann-Whitney U test of a against b (independent samples; ties get mid
  * ranks and the variance its tie correction).  *u receives U for a (the

@@ -116,8 +116,7 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	 * line on the KVM guest this was written on: 25x the copy it prepares,
 	 * leaving 4% of a budget for timing.  It is the fallback for an LLC so
 	 * large that the region would not be reasonable to map. */
-	const struct ucopy_cpu *cpu = ucopy_cpu();
-	size_t llc = cpu->l3 ? cpu->l3 : cpu->l2 ? cpu->l2 : (size_t)32 << 20;
+	size_t llc = cache_llc();
 	size_t stride = round_up(w->seq.max_n + w->seq.max_off, 64);
 	size_t region = 4 * llc;
 	if (region > WORKLOAD_COLD_WALK_MAX) {

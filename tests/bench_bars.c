@@ -73,8 +73,6 @@
 #include <unistd.h>
 
 #define LEVEL 0.95
-#define RESAMPLES 1000
-#define BOOT_SEED 6
 /* As `ucopy bench --dist`: long enough that no predictor learns it. */
 #define SEQ_LEN ((size_t)1 << 16)
 
@@ -206,13 +204,12 @@ static double median_of(const struct cell_result *r, size_t i)
 	return stats_median(r->v[i].ns, r->rounds);
 }
 
-/* median(b) / median(a) over the rounds, with its 95% interval. */
+/* b's time over a's: the median of the per-round ratios, with its 95%
+ * interval (NaN with fewer than 6 rounds). */
 static struct stats_interval paired(const struct cell_result *r, size_t a, size_t b)
 {
 	struct stats_interval ci;
-	if (stats_ratio_ci(r->v[a].ns, r->v[b].ns, r->rounds, RESAMPLES, LEVEL,
-			   BOOT_SEED, &ci))
-		ci.est = ci.lo = ci.hi = NAN;
+	stats_paired_ratio(r->v[a].ns, r->v[b].ns, r->rounds, LEVEL, &ci);
 	return ci;
 }
 

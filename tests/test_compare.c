@@ -340,8 +340,7 @@ static void test_cold(void)
 {
 	struct workload w;
 	char err[256];
-	const struct ucopy_cpu *cpu = ucopy_cpu();
-	size_t llc = cpu->l3 ? cpu->l3 : cpu->l2 ? cpu->l2 : (size_t)32 << 20;
+	size_t llc = cache_llc();
 	CHECK(setup(&w, "cold-read", NULL, NULL, NULL, err, sizeof err) == 0, "%s", err);
 	CHECK(w.seq.len == 1 && w.seq.op[0].n == 4096, "default size %zu", w.seq.op[0].n);
 	/* Cold: either every line flushed, or a walk of 4x the LLC. */
