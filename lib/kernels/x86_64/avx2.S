@@ -31,7 +31,7 @@
 #include "asm.h"
 
 .macro avx2_body try
-	KSTART
+	mov	%rdi, %rax
 	cmp	$32, %rdx
 	jb	.Llt32_\try
 	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)

@@ -36,7 +36,7 @@
 #include "asm.h"
 
 .macro avx512_body try
-	KSTART
+	mov	%rdi, %rax
 	cmp	$64, %rdx
 	ja	.Lgt64_\try
 	mov	%esi, %ecx

@@ -13,7 +13,7 @@
 #include "asm.h"
 
 .macro byte_body try
-	KSTART
+	mov	%rdi, %rax
 	BYTES \try
 .endm
 

@@ -20,7 +20,7 @@
 #include "asm.h"
 
 .macro movsb_body try
-	KSTART
+	mov	%rdi, %rax
 	mov	%rdx, %rcx
 	EX(.Lfix_\try, rep movsb)
 	RET
@@ -44,7 +44,7 @@ KERNEL(movsb)
 	.else
 	jb	ucopy_k_avx2
 	.endif
-	KSTART
+	mov	%rdi, %rax
 	mov	%rdx, %rcx
 	EX(.Lfix_safe_\try, rep movsb)
 	RET

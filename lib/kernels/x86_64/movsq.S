@@ -18,7 +18,7 @@
 #include "asm.h"
 
 .macro movsq_body try
-	KSTART
+	mov	%rdi, %rax
 	mov	%rdx, %rcx
 	shr	$3, %rcx
 	jz	.Ltail_\try

@@ -30,7 +30,7 @@
 	.else
 	jbe	ucopy_k_sse2
 	.endif
-	KSTART
+	mov	%rdi, %rax
 	/* The head block commits dst[0..64), so moving the cursors up to the
 	 * next cache line of dst (1..64 bytes) keeps them committed. */
 	XMM_BLOCK \try, .Lfix_\try, movdqu

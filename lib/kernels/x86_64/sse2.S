@@ -24,7 +24,7 @@
 #include "asm.h"
 
 .macro sse2_body try
-	KSTART
+	mov	%rdi, %rax
 	SSE2_LE128 \try, ucopy_fixup_tail, .Lgt128_\try
 
 .Lgt128_\try:

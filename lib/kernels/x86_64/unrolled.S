@@ -16,7 +16,7 @@
 #include "asm.h"
 
 .macro unrolled_body try
-	KSTART
+	mov	%rdi, %rax
 	cmp	$64, %rdx
 	jb	.Lwords_check_\try
 .Lblocks_\try:

@@ -14,7 +14,7 @@
 #include "asm.h"
 
 .macro word_body try
-	KSTART
+	mov	%rdi, %rax
 	WORDS_BYTES \try
 .endm
 
