@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -111,6 +112,10 @@ static int span_weight(struct span t, double *out)
 			return -1;
 	errno = 0;
 	double v = strtod(buf, &e);
+	/* ERANGE also flags an underflow ("1e-320" is subnormal, "1e-400" is
+	 * 0): a tiny weight is still a weight.  Only an overflow is bad. */
+	if (errno == ERANGE && fabs(v) < DBL_MIN)
+		errno = 0;
 	if (*e || errno || !isfinite(v) || v < 0)
 		return -1;
 	*out = v;
@@ -144,6 +149,18 @@ static int push(struct parser *ps, size_t size, double w)
 	}
 	ps->pair[ps->n++] = (struct pair){ size, w };
 	return 0;
+}
+
+/* The line without its '#' comment; *only says the comment was all there
+ * was (the line is then skipped, as blank lines before the first are). */
+static struct span uncomment(struct span l, int *only)
+{
+	struct span t = l;
+	const char *hash = memchr(l.s, '#', l.len);
+	if (hash)
+		t.len = (size_t)(hash - l.s);
+	*only = hash && trim(t).len == 0;
+	return t;
 }
 
 static int show(struct span t)
@@ -193,15 +210,56 @@ static int each_overlap(struct parser *ps, size_t k, double w, void *ctx)
 	return 0;
 }
 
+static int align_index(struct parser *ps, size_t k)
+{
+	for (int i = 0; i < 7; i++)
+		if (k == (size_t)1 << i)
+			return i;
+	return perr(ps, "bad alignment %zu (expected 1, 2, 4, 8, 16, 32 or 64)", k);
+}
+
+static int each_align_max(struct parser *ps, size_t k, double w, void *ctx)
+{
+	double *max = ctx;
+	if (align_index(ps, k) < 0)
+		return -1;
+	if (w > *max)
+		*max = w;
+	return 0;
+}
+
+struct align_acc {
+	double *align;
+	double max;
+};
+
 static int each_align(struct parser *ps, size_t k, double w, void *ctx)
 {
-	double *align = ctx;
+	struct align_acc *a = ctx;
+	a->align[align_index(ps, k)] += w / a->max;
+	return 0;
+}
+
+/* The alignment line, in two passes: the largest weight first, so that the
+ * sums are of weights scaled to at most 1 each and cannot overflow (two
+ * weights of 1e308 are a fair half each, not an infinite sum that would
+ * leave every probability 0). */
+static int parse_align(struct parser *ps, struct span l, struct dist *d)
+{
+	struct align_acc a = { d->align, 0 };
+	if (pairs(ps, l, "alignment", each_align_max, &a.max) < 0)
+		return -1;
+	if (!(a.max > 0))
+		return perr(ps, "every alignment has probability 0");
+	if (pairs(ps, l, "alignment", each_align, &a) < 0)
+		return -1;
+	double sum = 0;
 	for (int i = 0; i < 7; i++)
-		if (k == (size_t)1 << i) {
-			align[i] += w;
-			return 0;
-		}
-	return perr(ps, "bad alignment %zu (expected 1, 2, 4, 8, 16, 32 or 64)", k);
+		sum += d->align[i];
+	for (int i = 0; i < 7; i++)
+		d->align[i] /= sum;
+	d->has_align = 1;
+	return 0;
 }
 
 static int parse_fleetbench(struct parser *ps, struct span first, int ended,
@@ -210,24 +268,19 @@ static int parse_fleetbench(struct parser *ps, struct span first, int ended,
 	if (pairs(ps, first, "size", each_size, NULL) < 0)
 		return -1;
 	struct span l;
-	int more = 0;
+	int more = 0, only;
 	while (ended && next_line(ps, &l, &ended) == 0) {
+		l = uncomment(l, &only);
+		if (only)
+			continue;
 		if (trim(l).len == 0 && ps->p >= ps->end)
 			break;
 		if (more == 0) {
 			if (pairs(ps, l, "overlap", each_overlap, NULL) < 0)
 				return -1;
 		} else if (more == 1) {
-			if (pairs(ps, l, "alignment", each_align, d->align) < 0)
+			if (parse_align(ps, l, d) < 0)
 				return -1;
-			double sum = 0;
-			for (int i = 0; i < 7; i++)
-				sum += d->align[i];
-			if (!(sum > 0))
-				return perr(ps, "every alignment has probability 0");
-			for (int i = 0; i < 7; i++)
-				d->align[i] /= sum;
-			d->has_align = 1;
 		} else if (trim(l).len) {
 			return perr(ps, "unexpected line %u (a fleetbench file has 3 lines: sizes, overlap, alignment)",
 				    ps->line);
@@ -238,10 +291,8 @@ static int parse_fleetbench(struct parser *ps, struct span first, int ended,
 	 * cut short, possibly in the middle of a number. */
 	if (!ended)
 		return perr(ps, "truncated: the line has no end (expected a newline)");
-	if (more == 1) {
-		ps->line++;
-		return perr(ps, "truncated: no alignment line (expected 1:p,2:p,...,64:p)");
-	}
+	/* Without an alignment line (with or without the overlap line before
+	 * it) offsets are uniform, as for the other formats. */
 	return 0;
 }
 
@@ -250,7 +301,8 @@ static int parse_llvm(struct parser *ps, struct span first, int ended)
 	size_t index = 0;
 	struct span l = first;
 	for (;;) {
-		struct span rest = trim(l);
+		int only;
+		struct span rest = trim(uncomment(l, &only));
 		while (rest.len) {
 			struct span item = trim(split(&rest, ','));
 			double w;
@@ -319,14 +371,20 @@ static int finish(struct parser *ps, struct dist *d)
 		return perr(ps, "out of memory");
 	if (n)
 		qsort(ps->pair, n, sizeof *ps->pair, cmp_pair);
+	/* Weights scaled to the largest, so that no sum overflows: "8 1e308"
+	 * and "16 1e308" are half each. */
+	double max = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ps->pair[i].w > max)
+			max = ps->pair[i].w;
 	double total = 0;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t s = ps->pair[i].size;
-		double w = ps->pair[i].w;
+		double w = ps->pair[i].w / max;
 		if (m && d->size[m - 1] == s) {
 			d->cdf[m - 1] += w;
-		} else {
+		} else if (w > 0) {   /* 0 when it underflowed beside the largest */
 			d->size[m] = s;
 			d->cdf[m++] = w;
 		}
@@ -380,12 +438,13 @@ int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
 		if (t.len)
 			break;
 	}
+	/* The line as told, its comment gone: "1:0.5,8:0.5 # c" is sizes. */
 	if (memchr(t.s, ':', t.len)) {
 		d->format = DIST_FLEETBENCH;
-		rc = parse_fleetbench(&ps, l, ended, d);
+		rc = parse_fleetbench(&ps, t, ended, d);
 	} else if (memchr(t.s, ',', t.len)) {
 		d->format = DIST_LLVM;
-		rc = parse_llvm(&ps, l, ended);
+		rc = parse_llvm(&ps, t, ended);
 	} else {
 		d->format = DIST_PLAIN;
 		rc = parse_plain(&ps, l, ended);

@@ -7,12 +7,15 @@
  *    commas, line 2 the overlap distribution (read, checked, not used: these
  *    are memcpy copies), line 3 the alignment distribution "1:p,2:p,...,64:p"
  *    (p = probability that a pointer's alignment is exactly that power of
- *    two).  Lines 2 and 3 come together or not at all.
+ *    two).  Lines 2 and 3 are optional: without an alignment line, offsets
+ *    are uniform.
  *  - LLVM libc (MemcpyGoogle*.csv): comma-separated probabilities, the i-th
  *    for size i (one line; more lines continue the list).
  *  - plain: "SIZE WEIGHT" per line (SIZE may have a K, M or G suffix),
- *    blank lines and '#' comments allowed.
- * Weights need not add up to 1; they are normalised.
+ *    blank lines allowed.
+ * In every format '#' starts a comment, and lines holding only a comment
+ * are skipped.  Weights need not add up to 1; they are normalised (scaled to
+ * the largest first, so any finite weights do, 1e308 and 1e-320 alike).
  *
  * A copy sequence is what a measurement walks: for each copy its size and the
  * offsets of source and destination within a cache line.  Drawing it in

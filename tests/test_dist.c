@@ -41,9 +41,52 @@ static void test_formats(void)
 	CHECK(fabs(d.align[0] - 0.5) < 1e-12 && fabs(d.align[6] - 0.5) < 1e-12, "align");
 	dist_free(&d);
 
-	/* One line only (no overlap or alignment): offsets will be uniform. */
+	/* One line only (no overlap or alignment), or sizes and overlap without
+	 * alignment: both alike, offsets will be uniform. */
 	CHECK(parse("16:3,32:1\n", &d, err, sizeof err) == 0 && !d.has_align && d.n == 2 &&
 	      fabs(prob(&d, 16) - 0.75) < 1e-12, "fleetbench sizes only: %s", err);
+	dist_free(&d);
+	CHECK(parse("16:3,32:1\n0:1\n", &d, err, sizeof err) == 0 && !d.has_align && d.n == 2 &&
+	      fabs(prob(&d, 16) - 0.75) < 1e-12, "fleetbench without alignment: %s", err);
+	dist_free(&d);
+	/* Comments on any line, the first included; comment-only lines skipped. */
+	CHECK(parse("1:0.5,8:0.5 # c\n# overlap next\n0:1\n1:1 # all odd\n", &d, err,
+		    sizeof err) == 0 && d.format == DIST_FLEETBENCH && d.n == 2 && d.has_align &&
+	      d.align[0] == 1, "fleetbench with comments: %s", err);
+	dist_free(&d);
+	CHECK(parse("0.5,0.5 # sizes 0 and 1\n# more\n0.5\n", &d, err, sizeof err) == 0 &&
+	      d.format == DIST_LLVM && d.n == 3 && fabs(prob(&d, 2) - 1.0 / 3) < 1e-12,
+	      "llvm with comments: %s", err);
+	dist_free(&d);
+
+	/* Weights at the ends of double: sums that would overflow are scaled,
+	 * subnormals are weights (strtod says ERANGE for them). */
+	CHECK(parse("8 1e308\n16 1e308\n", &d, err, sizeof err) == 0 && d.n == 2 &&
+	      fabs(prob(&d, 8) - 0.5) < 1e-12, "huge weights: %s", err);
+	dist_free(&d);
+	CHECK(parse("8 1e308\n8 1e308\n16 1e308\n", &d, err, sizeof err) == 0 && d.n == 2 &&
+	      fabs(prob(&d, 8) - 2.0 / 3) < 1e-12, "huge repeated weights: %s", err);
+	dist_free(&d);
+	CHECK(parse("8 1e-320\n", &d, err, sizeof err) == 0 && d.n == 1 && prob(&d, 8) == 1,
+	      "subnormal weight: %s", err);
+	dist_free(&d);
+	CHECK(parse("8 1e-320\n16 3e-320\n", &d, err, sizeof err) == 0 && d.n == 2 &&
+	      fabs(prob(&d, 16) - 0.75) < 1e-3, "subnormal weights: %s", err);
+	dist_free(&d);
+	CHECK(parse("8 1e308\n16 1e-320\n", &d, err, sizeof err) == 0 && d.n == 1 &&
+	      prob(&d, 8) == 1, "a weight too small to count beside another: %s", err);
+	dist_free(&d);
+	CHECK(parse("8:1\n0:1\n1:1e308,2:1e308\n", &d, err, sizeof err) == 0 && d.has_align &&
+	      fabs(d.align[0] - 0.5) < 1e-12 && fabs(d.align[1] - 0.5) < 1e-12,
+	      "huge alignment weights: %s", err);
+	/* ... and the offsets drawn from them are odd or 2 mod 4, never 0. */
+	struct copy_seq q;
+	CHECK(dist_sample(&d, 1000, 5, &q) == 0, "sample");
+	int bad = 0;
+	for (size_t i = 0; i < q.len; i++)
+		bad += q.op[i].src_off % 4 == 0 || q.op[i].dst_off % 4 == 0;
+	CHECK(bad == 0, "%d offsets aligned beyond 2 bytes", bad);
+	copy_seq_free(&q);
 	dist_free(&d);
 
 	CHECK(parse("0.5,0,0.25,0.25\n", &d, err, sizeof err) == 0, "llvm: %s", err);
@@ -89,6 +132,7 @@ static void test_errors(void)
 	reject("0:inf\n", "bad entry '0:inf'");
 	reject("0:1,,8:1\n", "bad.csv:1: empty entry");
 	reject("0:0,8:0\n", "no size has a weight above 0");
+	reject("8 1e400\n", "bad line '8 1e400'");
 	reject("99999999999:1\n", "too large");
 	reject("8:1\n0:1\n3:1\n", "bad.csv:3: bad alignment 3");
 	reject("8:1\n0:1\n1:0,64:0\n", "bad.csv:3: every alignment has probability 0");
@@ -98,7 +142,6 @@ static void test_errors(void)
 	 * the middle of the last line. */
 	reject("0:0.1,8:0.3,16:0.", "bad.csv:1: truncated");
 	reject("0:0.1,8:0.3,16:", "bad.csv:1: bad entry '16:'");
-	reject("0:0.1,8:0.3\n0:1\n", "bad.csv:3: truncated: no alignment line");
 	reject("0:0.1,8:0.3\n0:1\n1:0.5,64:0", "bad.csv:3: truncated");
 	reject("0.5,0.5,abc\n", "bad.csv:1: bad probability 'abc' for size 2");
 	reject("0.5,,0.5\n", "bad.csv:1: empty entry for size 1");
