@@ -106,6 +106,12 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 	const char *colon = memchr(dash, ':', (size_t)(end - dash));
 	const char *hi_end = colon ? colon : end;
 	size_t lo, hi;
+	/* A missing end ("-5", "1-") is the item's fault, not an empty size's:
+	 * quote the item. */
+	if (dash == s || hi_end == dash + 1)
+		return fail(err, errlen,
+			    "bad size '%.*s' (expected a number with optional K, M or G, "
+			    "or a range SIZE-SIZE)", w, s);
 	if (size_span(s, (size_t)(dash - s), &lo) < 0)
 		return fail(err, errlen, BAD_SIZE, (int)(dash - s), s);
 	if (size_span(dash + 1, (size_t)(hi_end - dash - 1), &hi) < 0)
@@ -113,6 +119,10 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 	if (hi < lo)
 		return fail(err, errlen, "bad range '%.*s' (the end is below the start)",
 			    w, s);
+	/* The end before the count: "1-2G" is a size too large, not too many. */
+	if (hi > l->max_size)
+		return fail(err, errlen, "size %zu is too large (at most %zu)", hi,
+			    l->max_size);
 
 	size_t add_step = 1;
 	double factor = 0;

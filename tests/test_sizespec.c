@@ -83,8 +83,9 @@ static void test_errors(void)
 	reject("12Q", "bad size '12Q' (expected a number with optional K, M or G)");
 	reject("64,4X", "bad size '4X'");
 	reject("256-1", "bad range '256-1' (the end is below the start)");
-	reject("1-", "bad size ''");
-	reject("-5", "bad size ''");
+	reject("1-", "bad size '1-' (expected a number with optional K, M or G, or a range");
+	reject("-5", "bad size '-5' (expected a number with optional K, M or G, or a range");
+	reject("64,-", "bad size '-'");
 	reject("1-8:x1", "bad step 'x1'");
 	reject("1-8:x", "bad step 'x'");
 	reject("1-8:+0", "bad step '+0'");
@@ -93,6 +94,8 @@ static void test_errors(void)
 	reject("0-8:x2", "cannot start at 0");
 	reject("1-100000", "too many sizes (at most 1000)");
 	reject("2G", "too large");
+	/* The range's end is checked before it is expanded (max 1000 sizes). */
+	reject("1-2G", "size 2147483648 is too large (at most 1073741824)");
 	reject("1-2-3", "bad size '2-3'");
 	check_group("sizespec errors");
 }
