@@ -525,9 +525,9 @@ static int check_budget(const struct bench *b)
 	if (need <= b->seconds)
 		return 0;
 	return cli_usage_error(CMD, "%zu cells of %zu variant%s need a budget of at least "
-			       "%.3g s, more than --seconds %g (fewer sizes, offsets or "
+			       "%.*f s, more than --seconds %g (fewer sizes, offsets or "
 			       "variants, or more seconds)", cells, b->nvar,
-			       b->nvar == 1 ? "" : "s", need, b->seconds);
+			       b->nvar == 1 ? "" : "s", need < 10 ? 3 : 0, need, b->seconds);
 }
 
 static int measure_all(struct bench *b)
