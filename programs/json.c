@@ -63,10 +63,56 @@ void json_end_object(struct json *j) { close(j, '}'); }
 void json_begin_array(struct json *j) { open(j, '['); }
 void json_end_array(struct json *j) { close(j, ']'); }
 
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when there is none. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	unsigned cp = c & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)   /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Strings come from the user (file names, policy text) as bytes; a byte
+ * that is not part of well-formed UTF-8 is written as \u00XX (the Latin-1
+ * character of that value), so the document stays valid JSON and the byte
+ * can still be told. */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		if (n == 0) {
+			fprintf(f, "\\u%04x", *p++);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -79,6 +125,7 @@ static void put_string(FILE *f, const char *s)
 			else
 				fputc(*p, f);
 		}
+		p++;
 	}
 	fputc('"', f);
 }
