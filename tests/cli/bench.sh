@@ -27,9 +27,15 @@ for k in ("cpu", "features", "caches", "compiler", "cflags", "date"):
     assert k in m, k
 c = d["config"]
 assert [v["name"] for v in c["variants"]] == ["movsb", "libc"], c["variants"]
+assert [v["kind"] for v in c["variants"]] == ["kernel", "kernel"], c["variants"]
 assert c["sizes"] == [64, 4352] and c["distance"] == [1, 2048] and c["seed"] == 7, c
 assert c["cache"] == "hot" and c["seconds"] == 0.1 and c["timer"] in ("tsc", "clock_gettime")
 r = d["results"]
+# The counters are named in config as in the results: underscores.
+assert sorted(c["counters"]) == ["branch_misses", "branches", "cycles", "instructions",
+                                 "task_clock"], c["counters"]
+for k in c["counters"]:
+    assert k in r[0] or k + "_ns" in r[0], k
 assert len(r) == 2 * 2 * 2, len(r)
 keys = ("variant", "size", "src_align", "dst_align", "distance", "cache", "ns_median",
         "ns_p10", "ns_p90", "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles", "instructions")
@@ -37,15 +43,39 @@ for x in r:
     for k in keys:
         assert k in x, k
     assert x["ns_median"] > 0 and x["ns_p10"] <= x["ns_median"] <= x["ns_p90"], x
+    # The interval ends are per-round ratios around their median, so
+    # lo <= ratio <= hi by construction; what this checks is that every cell
+    # had the rounds for an interval at all (null below 6).
     assert x["gbps"] > 0 and x["ratio_lo"] <= x["ratio"] <= x["ratio_hi"], x
     assert (x["dst_align"] - x["src_align"]) % 4096 == x["distance"], x
     for k in ("cycles", "instructions"):
         assert x[k] is None or x[k] > 0, (k, x[k])
 base = [x for x in r if x["variant"] == "movsb"]
-assert all(x["ratio"] == 1 and x["ratio_lo"] == 1 for x in base), base
+assert all(x["ratio"] == 1 and x["ratio_lo"] == 1 and x["ratio_hi"] == 1 for x in base), base
+assert all(x["rounds"] >= 6 for x in r), [x["rounds"] for x in r]
 assert {x["distance"] for x in r} == {1, 2048} and {x["size"] for x in r} == {64, 4352}
 ' "$out"
-expect "bench: no progress line when stderr is not a terminal" sh -c "[ ! -s '$err' ]"
+
+# The progress line: only for runs over a second, on a terminal, without -q.
+run bench --kernels word --sizes 8 --seconds 1.5
+expect "bench: no progress line when stderr is not a terminal" sh -c "[ $rc -eq 0 ] && [ ! -s '$err' ]"
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$UCOPY' bench --kernels word --sizes 8 --seconds 1.5" /dev/null >"$out" 2>&1 </dev/null
+	rc=$?
+	expect "bench: a progress line with the percent done on a terminal" \
+		sh -c "[ $rc -eq 0 ] && grep -aqE 'ucopy bench: +[0-9]+% \\([0-9]+ s left\\)' '$out'"
+else
+	echo "SKIP bench: progress line on a terminal: no script(1)"
+fi
+
+# The budget is the whole run: warm-up and every cell included, and used.
+start=$(date +%s.%N)
+run bench --kernels byte,avx2 --sizes 64,1-200:x2 --seconds 1 -q
+expect "bench --seconds 1: takes about a second" python3 -c '
+import sys, time
+took = time.time() - float(sys.argv[1])
+assert 0.9 < took < 1.6, took
+' "$start"
 
 # Policies (one given as policy text with commas) beside a kernel, warm.
 run bench --kernels avx2 --policies linux-6.4,64:word,movsb --sizes 128 --cache warm --seconds 0.05 --format json -q
@@ -73,6 +103,21 @@ assert x["size"] is None and x["dist"] == sys.argv[2] and x["distance"] is None,
 assert x["gbps"] > 0
 ' "$out" "$dist"
 
+# A distribution file whose name is not UTF-8: the JSON stays valid, and the
+# CSV's dist column carries the path as JSON does.
+ddir=$(mktemp -d)
+odd="$ddir/$(printf 'd\377x').txt"
+printf '16:1,64:1\n' >"$odd"
+run bench --kernels word --dist "$odd" --seconds 0.05 --format json
+expect "bench --dist: a path that is not UTF-8 gives valid JSON" sh -c "[ $rc -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding=\"utf-8\"))
+assert d[\"results\"][0][\"dist\"].endswith(\"/d\\u00ffx.txt\"), d[\"results\"][0][\"dist\"]
+' '$out'"
+run bench --kernels word --dist "$odd" --seconds 0.05 --format csv
+expect "bench --dist CSV: the dist column is the path" sh -c "[ $rc -eq 0 ] && tail -1 '$out' | grep -qF 'word,,$odd,'"
+rm -rf "$ddir"
+
 run bench --kernels word --sizes 1K --seconds 0.05 --format csv
 expect "bench --format csv: header and one row" sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$out') -eq 2 ] && head -1 '$out' | grep -q '^variant,size,dist,src_align,dst_align,distance,cache,ns_median' && tail -1 '$out' | grep -q '^word,1024,,0,0,0,hot,'"
 
@@ -93,6 +138,9 @@ bad "malformed size" "bad size '12Q' \(expected a number with optional K, M or G
 bad "backwards range" "bad range '256-1'" --sizes 256-1
 bad "size too large" "too large" --sizes 4G
 bad "alignment >= 4096" "--src-align 4096 is out of range \(expected 0..4095\)" --src-align 0,4096
+bad "alignment range past 4095" "--src-align 5000 is out of range \(expected 0..4095\)" --src-align 0-5000
+bad "size without a start" "bad size '-5'" --sizes=-5
+bad "a grid the budget cannot hold" "16777216 cells of 1 variant need a budget of at least [0-9]+ s, more than --seconds 1" --kernels word --sizes 8 --src-align 0-4095 --dst-align 0-4095 --seconds 1
 bad "dst alignment malformed" "--dst-align: bad size 'x'" --dst-align x
 bad "distance >= 4096" "--distance 5000 is out of range" --distance 5000
 bad "distance with dst-align" "--distance and --dst-align" --distance 1 --dst-align 1
@@ -108,8 +156,8 @@ bad "stray argument" "unexpected argument 'extra'" extra
 bad "missing distribution" "cannot read '/nonexistent/d.csv': No such file" --dist /nonexistent/d.csv
 : >"$dist"
 bad "empty distribution" "empty distribution file" --dist "$dist"
-printf '0:0.5,8:0.5\n0:1\n' >"$dist"
-bad "truncated distribution" ":3: truncated" --dist "$dist"
+printf '0:0.5,8:0.5\n0:1' >"$dist"
+bad "truncated distribution" ":2: truncated" --dist "$dist"
 printf '0:0.5,8\n' >"$dist"
 bad "malformed distribution" ":1: bad entry '8'" --dist "$dist"
 bad "dist with sizes" "--dist draws sizes" --dist "$dist" --sizes 64
