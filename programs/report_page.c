@@ -1226,8 +1226,8 @@ void report_write_html(FILE *f, const struct report *r)
 	fputs("<h2 id=\"vs-libc\">ucopy against libc</h2>\n", f);
 	para(f, NULL, "ucopy_memcpy (the active policy) and libc's memcpy interleaved on "
 	     "the same random sequence of copies: a ratio below 1 means ucopy is faster. "
-	     "The interval is a paired bootstrap over the rounds; a verdict is given only "
-	     "when it excludes 1.");
+	     "The interval is that of the median of per-round ratios (order statistics); "
+	     "a verdict is given only when it excludes 1.");
 	table_ab(f, &r->classes, "t-classes", "sizes",
 		 "Per size class: sizes log-uniform in the class, offsets 0..63");
 	table_ab(f, &r->dists, "t-dists", "distribution",
