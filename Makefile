@@ -13,9 +13,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASEFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -pthread $(WARN)
 ALL_CPPFLAGS := -Iinclude -Ilib $(CPPFLAGS)
-# Initial-exec TLS: the fault-tolerant fast path touches a thread-local flag
-# and must not pay for __tls_get_addr.
-LIB_CFLAGS := $(BASEFLAGS) -ftls-model=initial-exec $(CFLAGS)
+LIB_CFLAGS := $(BASEFLAGS) $(CFLAGS)
 PRG_CFLAGS := $(BASEFLAGS) $(CFLAGS)
 # The command reports, next to its numbers, the flags the library it times
 # was compiled with: the effective ones (less the warnings), not CFLAGS alone.
