@@ -55,7 +55,7 @@ void help_bench(FILE *f)
 	      "  --dist FILE        draw sizes from a distribution (fleetbench, LLVM libc,\n"
 	      "                     or 'SIZE WEIGHT' lines) with random offsets; not with\n"
 	      "                     --sizes, --src-align, --dst-align or --distance\n"
-	      "  --seconds S        the whole time budget (default 2)\n"
+	      "  --seconds S        the whole time budget (default 2, at most 86400)\n"
 	      "  --seed N           seed for the size sequence (--dist)\n"
 	      "                     (default: fresh, printed with the results)\n"
 	      "  --format FMT       table (default), csv or json\n"
@@ -331,49 +331,6 @@ static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 	return 0;
 }
 
-static int parse_seconds(const char *arg, double *out)
-{
-	char *end;
-	errno = 0;
-	double s = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(s) || s <= 0 || s > 86400 ||
-	    strpbrk(arg, "xXnN"))
-		return cli_usage_error(CMD, "bad budget '%s' (expected seconds > 0, e.g. 2 or 0.5)",
-				       arg);
-	*out = s;
-	return 0;
-}
-
-static int parse_seed(const char *arg, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (end == arg || *end || errno || arg[0] == '-')
-		return cli_usage_error(CMD, "bad seed '%s' (expected a number 0..2^64-1)", arg);
-	*out = v;
-	return 0;
-}
-
-/* --opt VALUE or --opt=VALUE. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-			     int *rc)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*rc = cli_usage_error(CMD, "option '%s' needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *kernels = NULL, *sizes = NULL, *cache = NULL, *format = NULL;
@@ -387,40 +344,42 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		int rc = 0;
 		const char *v;
 		const char *a = argv[i];
-		if ((v = opt_value(argc, argv, &i, "--kernels", &rc))) {
+		if ((v = cli_opt_value(CMD, argc, argv, &i, "--kernels", 0, &rc))) {
 			kernels = v;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--policies", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--policies", 0, &rc))) {
 			if ((rc = add_policies(b, v)))
 				return rc;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--entries", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--entries", 0, &rc))) {
 			if ((rc = add_entries(b, v)))
 				return rc;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--sizes", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc))) {
 			sizes = v;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--src-align", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--src-align", 0, &rc))) {
 			if ((rc = parse_offsets("--src-align", v, &b->src_align)))
 				return rc;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--dst-align", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dst-align", 0, &rc))) {
 			if ((rc = parse_offsets("--dst-align", v, &b->dst_align)))
 				return rc;
 			b->have_dst_align = 1;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--distance", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--distance", 0, &rc))) {
 			if ((rc = parse_offsets("--distance", v, &b->distance)))
 				return rc;
 			b->have_distance = 1;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--cache", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--cache", 0, &rc))) {
 			cache = v;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--dist", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist", 0, &rc))) {
 			b->dist_path = v;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--seconds", &rc))) {
-			if ((rc = parse_seconds(v, &b->seconds)))
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seconds",
+					      CLI_VALUE_NUMBER, &rc))) {
+			if ((rc = cli_parse_seconds(CMD, v, &b->seconds)))
 				return rc;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--seed", &rc))) {
-			if ((rc = parse_seed(v, &b->seed)))
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
+					      CLI_VALUE_NUMBER, &rc))) {
+			if ((rc = cli_parse_seed(CMD, v, &b->seed)))
 				return rc;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "--format", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--format", 0, &rc))) {
 			format = v;
-		} else if (!rc && (v = opt_value(argc, argv, &i, "-o", &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "-o", 0, &rc))) {
 			b->out_path = v;
 		} else if (!rc && !strcmp(a, "-q")) {
 			b->quiet = 1;

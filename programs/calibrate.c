@@ -79,7 +79,8 @@ void help_calibrate(FILE *f)
 	      "  -o FILE          save the profile to FILE (default: $XDG_CACHE_HOME/ucopy/\n"
 	      "                   profile, or ~/.cache/ucopy/profile)\n"
 	      "  --quick          a coarser run of about 4 s (sizes up to 8M)\n"
-	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5)\n"
+	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5;\n"
+	      "                   at most 86400)\n"
 	      "  --max-size SIZE  largest copy measured (default 64M, --quick 8M; 64..1G)\n"
 	      "  -v               progress on stderr even when it is not a terminal, and\n"
 	      "                   each phase's findings\n"
@@ -900,24 +901,6 @@ static int phase(struct run *r, int (*fn)(struct run *), double part)
 
 /*=====   The command   =====*/
 
-static int parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 3600)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static const char *option_value(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
 	static struct run r;
@@ -928,27 +911,25 @@ int cmd_calibrate(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (!(val = option_value(argc, argv, &i)))
-				return cli_usage_error(CMD, "option '%s' needs a file name", a);
+		int rc = 0;
+		if ((val = cli_opt_value(CMD, argc, argv, &i, "-o", 0, &rc)) ||
+		    (val = cli_opt_value(CMD, argc, argv, &i, "--output", 0, &rc))) {
 			if (!val[0])
 				return cli_usage_error(CMD, "empty file name for '%s'", a);
 			r.out = val;
-		} else if (!strcmp(a, "--quick")) {
-			r.quick = 1;
-		} else if (!strcmp(a, "--seconds")) {
-			if (!(val = option_value(argc, argv, &i)))
-				return cli_usage_error(CMD, "option '--seconds' needs a value");
-			if (parse_seconds(val, &seconds))
-				return cli_usage_error(CMD, "bad number of seconds '%s' (expected a number above 0, at most 3600)",
-						       val);
-		} else if (!strcmp(a, "--max-size")) {
-			if (!(val = option_value(argc, argv, &i)))
-				return cli_usage_error(CMD, "option '--max-size' needs a value");
+		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--seconds",
+						CLI_VALUE_NUMBER, &rc))) {
+			if (cli_parse_seconds(CMD, val, &seconds))
+				return EXIT_USAGE;
+		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--max-size", 0, &rc))) {
 			if (parse_size(val, &max_size, err, sizeof err))
 				return cli_usage_error(CMD, "%s", err);
 			if (max_size < 64 || max_size > ((size_t)1 << 30))
 				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);
+		} else if (rc) {
+			return rc;
+		} else if (!strcmp(a, "--quick")) {
+			r.quick = 1;
 		} else if (!strcmp(a, "-v")) {
 			r.verbose = 1;
 		} else if (!strcmp(a, "-q")) {

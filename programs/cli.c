@@ -1,9 +1,13 @@
 /*
- * cli.c - error reporting shared by the commands.
+ * cli.c - error reporting and option parsing shared by the commands.
  */
 #include "cli.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -27,4 +31,79 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	else
 		fputs(" (try 'ucopy --help')\n", stderr);
 	return EXIT_USAGE;
+}
+
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A separate value that starts with '-' is the next option unless the
+ * option says values may look like that. */
+static int dash_value_ok(const char *v, unsigned flags)
+{
+	if (!v[1])
+		return (flags & CLI_VALUE_STDIO) != 0;
+	if ((flags & CLI_VALUE_NUMBER) && (digit(v[1]) || (v[1] == '.' && digit(v[2]))))
+		return 1;
+	return (flags & CLI_VALUE_DASH) && v[1] != '-';
+}
+
+const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
+			  const char *name, unsigned flags, int *rc)
+{
+	if (*rc)
+		return NULL;
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (!v || (v[0] == '-' && !dash_value_ok(v, flags))) {
+		*rc = cli_usage_error(cmd, "option '%s' needs a value", name);
+		return NULL;
+	}
+	++*i;
+	return v;
+}
+
+int cli_parse_seconds(const char *cmd, const char *arg, double *out)
+{
+	/* Decimal only: strtod also reads hex ("0x1p-3"), "inf", "nan" and
+	 * leading blanks, none of which anyone means as a budget. */
+	size_t len = strlen(arg);
+	char *end = NULL;
+	double v = NAN;
+	if (len && strspn(arg, "0123456789.eE+-") == len && strpbrk(arg, "0123456789")) {
+		errno = 0;
+		v = strtod(arg, &end);
+		if (end != arg + len || errno)
+			v = NAN;
+	}
+	if (!(v > 0) || v > CLI_MAX_SECONDS)
+		return cli_usage_error(cmd, "bad budget '%s' (expected seconds above 0 and "
+				       "at most %.0f, e.g. 2 or 0.5)", arg, CLI_MAX_SECONDS);
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
+{
+	/* Base 10 only: base 0 would read "010" as 8 and "0x10" as 16. */
+	size_t len = strlen(arg);
+	char *end = NULL;
+	unsigned long long v = 0;
+	int ok = len && strspn(arg, "0123456789") == len;
+	if (ok) {
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		ok = end == arg + len && !errno;
+	}
+	if (!ok)
+		return cli_usage_error(cmd, "bad seed '%s' (expected a number 0..2^64-1)",
+				       arg);
+	*out = v;
+	return 0;
 }

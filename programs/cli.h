@@ -1,10 +1,11 @@
 /*
- * cli.h - what the ucopy commands share: the command table, error reporting
- * and exit statuses.
+ * cli.h - what the ucopy commands share: the command table, error reporting,
+ * exit statuses, and the parsing of the options every command has.
  */
 #ifndef UCOPY_CLI_H
 #define UCOPY_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses. */
@@ -33,8 +34,39 @@ void help_report(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* cli_error() plus "Try 'ucopy help CMD'." and returns EXIT_USAGE. */
+/* cli_error() plus " (try 'ucopy help CMD')" (" (try 'ucopy --help')" when
+ * cmd is NULL) and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*=====   Options   =====*/
+
+/* What a value may look like besides not starting with '-' (which is taken
+ * for the next option: "-o -q" is a missing file name, not a file "-q"). */
+#define CLI_VALUE_NUMBER 1u  /* "-1", "-.5": the option's parser says why not */
+#define CLI_VALUE_DASH   2u  /* one leading '-' ("-fsrm"), never "--..." */
+#define CLI_VALUE_STDIO  4u  /* a lone "-" (standard output) */
+
+/* The value of option `name` at argv[*i], given as "NAME VALUE" (*i then
+ * moves past VALUE) or as "NAME=VALUE" (taken as it is, whatever it starts
+ * with).  flags: CLI_VALUE_* above.
+ * @return : the value; NULL when argv[*i] is not `name` (*rc unchanged), or
+ *           when the value is missing or looks like an option: then
+ *           "option 'NAME' needs a value" is printed and *rc is EXIT_USAGE.
+ *           Does nothing and returns NULL when *rc is already non-zero, so
+ *           calls can be chained in one if/else-if. */
+const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
+			  const char *name, unsigned flags, int *rc);
+
+/* Every time budget (--seconds): decimal, above 0 and at most a day. */
+#define CLI_MAX_SECONDS 86400.0
+
+/* A --seconds value: a decimal number (no hex, inf or nan) above 0 and at
+ * most CLI_MAX_SECONDS.
+ * @return : 0, or EXIT_USAGE after "bad budget 'ARG' (...)" on stderr. */
+int cli_parse_seconds(const char *cmd, const char *arg, double *out);
+/* A --seed value: a decimal number 0..2^64-1 ("010" is ten).
+ * @return : 0, or EXIT_USAGE after "bad seed 'ARG' (...)" on stderr. */
+int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
 #endif

@@ -76,7 +76,7 @@ void help_compare(FILE *f)
 	      "                         --dist and aio-poll\n"
 	      "  --runs N               exactly N interleaved rounds (20..100000)\n"
 	      "                         instead of as many as the budget allows\n"
-	      "  --seconds S            the time budget (default 2)\n"
+	      "  --seconds S            the time budget (default 2, at most 86400)\n"
 	      "  --margin PCT           differences below PCT percent do not count\n"
 	      "                         (default 1.5: the size of code-placement\n"
 	      "                         effects; see docs/reproducing.md)\n"
@@ -177,22 +177,6 @@ struct compare {
 	int progress;
 };
 
-static const char *opt_value(int argc, char **argv, int *i, const char *name,
-			     int *rc)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc) {
-		*rc = cli_usage_error(CMD, "option '%s' needs a value", name);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* A number that is all of arg, finite, in [lo, hi]. */
 static int parse_number(const char *arg, double lo, double hi, double *out)
 {
@@ -225,23 +209,28 @@ static int parse_args(struct compare *c, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		int rc = 0;
 		const char *v, *a = argv[i];
-		if ((v = opt_value(argc, argv, &i, "--workload", &rc)))
+		if ((v = cli_opt_value(CMD, argc, argv, &i, "--workload", 0, &rc)))
 			rc = set_once(&c->wo.name, v, "--workload");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--dist", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist", 0, &rc)))
 			rc = set_once(&c->wo.dist_path, v, "--dist");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--sizes", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc)))
 			rc = set_once(&c->wo.sizes, v, "--sizes");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--cache", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--cache", 0, &rc)))
 			rc = set_once(&c->wo.cache, v, "--cache");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--assume-features", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--assume-features",
+					    CLI_VALUE_DASH, &rc)))
 			rc = set_once(&c->assume, v, "--assume-features");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--runs", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--runs",
+					    CLI_VALUE_NUMBER, &rc)))
 			rc = set_once(&runs, v, "--runs");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--seconds", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seconds",
+					    CLI_VALUE_NUMBER, &rc)))
 			rc = set_once(&seconds, v, "--seconds");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--margin", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--margin",
+					    CLI_VALUE_NUMBER, &rc)))
 			rc = set_once(&margin, v, "--margin");
-		else if (!rc && (v = opt_value(argc, argv, &i, "--seed", &rc)))
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
+					    CLI_VALUE_NUMBER, &rc)))
 			rc = set_once(&seed, v, "--seed");
 		else if (rc)
 			;
@@ -278,12 +267,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 					       MIN_RUNS, MAX_RUNS);
 		c->runs = (unsigned)d;
 	}
-	if (seconds) {
-		if (parse_number(seconds, 0, 86400, &d) || d <= 0)
-			return cli_usage_error(CMD, "bad budget '%s' (expected seconds > 0, "
-					       "e.g. 2 or 0.5)", seconds);
-		c->seconds = d;
-	}
+	if (seconds && cli_parse_seconds(CMD, seconds, &c->seconds))
+		return EXIT_USAGE;
 	if (margin) {
 		/* Below 0.1% the margin is inside the timer's own error; above 50%
 		 * it would call a 2x slowdown "no difference". */
@@ -293,13 +278,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		c->margin = d / 100;
 	}
 	if (seed) {
-		char *end;
-		errno = 0;
-		unsigned long long s = strtoull(seed, &end, 10);
-		if (end == seed || *end || errno || seed[0] == '-')
-			return cli_usage_error(CMD, "bad seed '%s' (expected a number "
-					       "0..2^64-1)", seed);
-		c->seed = s;
+		if (cli_parse_seed(CMD, seed, &c->seed))
+			return EXIT_USAGE;
 		c->have_seed = 1;
 	}
 	return 0;

@@ -44,7 +44,6 @@
  * issue's "about 60 s"); --quick is a smoke run of a few seconds. */
 #define DEFAULT_SECONDS 60.0
 #define QUICK_SECONDS 4.0
-#define MAX_SECONDS 86400.0
 
 void help_report(FILE *f)
 {
@@ -58,7 +57,8 @@ void help_report(FILE *f)
 	      "on production size distributions, with what the numbers mean in words.\n\n"
 	      "  -o FILE          the page (default report.html; '-' for stdout)\n"
 	      "  --json FILE      also write every number the page shows as JSON\n"
-	      "  --seconds S      the whole budget in seconds (default 60; --quick: 4)\n"
+	      "  --seconds S      the whole budget in seconds (default 60; --quick: 4;\n"
+	      "                   at most 86400)\n"
 	      "  --quick          fewer sizes, a sampled cliff matrix: a smoke run\n"
 	      "  --dist-dir DIR   distribution files (*.csv) to compare on (default\n"
 	      "                   ../shared/data/fleetbench when it exists)\n"
@@ -1270,15 +1270,6 @@ static void write_json(FILE *f, const struct report *r)
 
 /*=====   The command   =====*/
 
-static const char *opt_arg(int argc, char **argv, int *i, int *bad)
-{
-	if (*i + 1 >= argc) {
-		*bad = cli_usage_error(CMD, "option '%s' needs a value", argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* The default distributions: the fleetbench files of the shared checkout
  * next to the repository, found from the current directory (make report
  * runs in the repository root) or from the executable (build/ucopy). */
@@ -1343,34 +1334,25 @@ int cmd_report(int argc, char **argv)
 	uint64_t seed = 0;
 	for (int i = 1; i < argc && !bad; i++) {
 		const char *a = argv[i], *v;
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if ((v = opt_arg(argc, argv, &i, &bad)))
-				out_path = v;
-		} else if (!strcmp(a, "--json")) {
-			if ((v = opt_arg(argc, argv, &i, &bad)))
-				json_path = v;
-		} else if (!strcmp(a, "--seconds")) {
-			if ((v = opt_arg(argc, argv, &i, &bad))) {
-				char *end;
-				errno = 0;
-				seconds = strtod(v, &end);
-				if (end == v || *end || errno || !(seconds > 0) ||
-				    seconds > MAX_SECONDS)
-					return cli_usage_error(CMD, "bad budget '%s' (expected seconds, more than 0 and at most %.0f)",
-							       v, MAX_SECONDS);
-			}
-		} else if (!strcmp(a, "--dist-dir")) {
-			if ((v = opt_arg(argc, argv, &i, &bad)))
-				dist_dir = v;
-		} else if (!strcmp(a, "--seed")) {
-			if ((v = opt_arg(argc, argv, &i, &bad))) {
-				char *end;
-				errno = 0;
-				seed = strtoull(v, &end, 0);
-				if (end == v || *end || errno || v[0] == '-')
-					return cli_usage_error(CMD, "bad seed '%s' (expected a non-negative integer)", v);
-				have_seed = 1;
-			}
+		if ((v = cli_opt_value(CMD, argc, argv, &i, "-o", CLI_VALUE_STDIO, &bad)) ||
+		    (v = cli_opt_value(CMD, argc, argv, &i, "--output", CLI_VALUE_STDIO, &bad))) {
+			out_path = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--json", CLI_VALUE_STDIO,
+					      &bad))) {
+			json_path = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seconds", CLI_VALUE_NUMBER,
+					      &bad))) {
+			if (cli_parse_seconds(CMD, v, &seconds))
+				return EXIT_USAGE;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist-dir", 0, &bad))) {
+			dist_dir = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed", CLI_VALUE_NUMBER,
+					      &bad))) {
+			if (cli_parse_seed(CMD, v, &seed))
+				return EXIT_USAGE;
+			have_seed = 1;
+		} else if (bad) {
+			break;
 		} else if (!strcmp(a, "--quick")) {
 			quick = 1;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {

@@ -102,12 +102,16 @@ run calibrate --seconds 0.1 --max-size 64 -o "$dir/no/such/dir/profile"
 expect "calibrate: an unwritable -o fails with exit 1" \
 	sh -c "[ $rc -eq 1 ] && grep -q \"cannot write '$dir/no/such/dir/profile'\" '$err'"
 
-usage_error "calibrate: --seconds 0" "bad number of seconds '0'" calibrate --seconds 0
-usage_error "calibrate: --seconds abc" "bad number of seconds 'abc'" calibrate --seconds abc
+usage_error "calibrate: --seconds 0" "bad budget '0'" calibrate --seconds 0
+usage_error "calibrate: --seconds abc" "bad budget 'abc'" calibrate --seconds abc
+usage_error "calibrate: --seconds in hex" "bad budget '0x0.1p0'" calibrate --seconds 0x0.1p0
+usage_error "calibrate: --seconds=0" "bad budget '0'" calibrate --seconds=0
 usage_error "calibrate: --seconds without a value" "needs a value" calibrate --seconds
+usage_error "calibrate: --seconds takes no option" "option '--seconds' needs a value" calibrate --seconds -q
+usage_error "calibrate: -o takes no option" "option '-o' needs a value" calibrate -o -q
 usage_error "calibrate: --max-size 12Q" "bad size '12Q'" calibrate --max-size 12Q
 usage_error "calibrate: --max-size too small" "bad --max-size '8'" calibrate --max-size 8
-usage_error "calibrate: -o without a file" "needs a file name" calibrate -o
+usage_error "calibrate: -o without a file" "option '-o' needs a value" calibrate -o
 usage_error "calibrate: unknown option" "unknown option '--fast'" calibrate --fast
 usage_error "calibrate: stray argument" "unexpected argument 'now'" calibrate now
 usage_error "calibrate: -v with -q" "contradict" calibrate -v -q

@@ -1,0 +1,53 @@
+# CLI tests: what every command's options share (programs/cli.c): a value is
+# given as "--opt VALUE" or "--opt=VALUE"; a separate value never starts
+# with '-' (it would be the next option) except where one may (a negative
+# number for its parser to refuse, a feature to remove, '-' for stdout);
+# budgets are decimal seconds up to a day, seeds decimal.
+. tests/cli/lib.sh
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+# Where a command that should have refused its input runs anyway, what it
+# writes (report.html, a profile) lands in $dir.
+UCOPY=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
+XDG_CACHE_HOME=$dir/cache
+export XDG_CACHE_HOME
+cd "$dir" || exit 1
+
+# The next option is not a value: "-o -q" wrote a file named "-q", and
+# "report --json --quick" took --quick for the JSON file and ran the full
+# minute.
+run bench --kernels byte --sizes 8 --seconds .01 -o -q
+expect "bench -o -q: -q is no file name" sh -c "[ $rc -eq 2 ] && [ ! -e '$dir/-q' ] &&
+	grep -q \"option '-o' needs a value\" '$err'"
+usage_error "report --json --quick: --quick is no file name" "option '--json' needs a value" \
+	report --json --quick
+usage_error "compare --sizes --json" "option '--sizes' needs a value" compare movsb word --sizes --json
+usage_error "calibrate --max-size -v" "option '--max-size' needs a value" calibrate --max-size -v
+for cmd in bench compare calibrate report; do
+	args=
+	[ $cmd = compare ] && args="movsb word --sizes 64"
+	usage_error "$cmd --seconds -q" "option '--seconds' needs a value" $cmd $args --seconds -q
+	usage_error "$cmd --seconds=0 (the = form)" "bad budget '0'" $cmd $args --seconds=0
+	usage_error "$cmd --seconds -1 is refused by the parser" "bad budget '-1'" $cmd $args --seconds -1
+	usage_error "$cmd --seconds in hex" "bad budget '0x0.1p0'" $cmd $args --seconds 0x0.1p0
+	usage_error "$cmd --seconds inf" "bad budget 'inf'" $cmd $args --seconds inf
+	usage_error "$cmd --seconds ' 1'" "bad budget ' 1'" $cmd $args --seconds ' 1'
+	usage_error "$cmd --seconds above a day" "bad budget '86401'.*at most 86400" $cmd $args --seconds 86401
+	[ $cmd = calibrate ] && continue
+	usage_error "$cmd --seed in hex" "bad seed '0x10'" $cmd $args --seed 0x10
+	usage_error "$cmd --seed -1" "bad seed '-1'" $cmd $args --seed -1
+	usage_error "$cmd --seed=" "bad seed ''" $cmd $args --seed=
+done
+
+# The = form works for every option, and seeds are decimal: 010 is ten.
+run bench --kernels=byte --sizes=8 --seconds=0.01 --seed=010 --format=json -q
+expect "bench: --opt=VALUE forms, --seed 010 is ten" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+assert c["seed"] == 10 and c["sizes"] == [8] and c["seconds"] == 0.01, c' "$out"
+run compare linux-6.3 linux-6.4 --sizes=32K --assume-features -fsrm --runs=20 --seconds=0.05 --seed 010 -q --json
+expect "compare: --assume-features -fsrm is a value, --seed 010 is ten" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+assert c["assume_features"] == "-fsrm" and c["seed"] == 10, c' "$out"
