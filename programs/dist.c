@@ -377,7 +377,6 @@ static int finish(struct parser *ps, struct dist *d)
 	for (size_t i = 0; i < n; i++)
 		if (ps->pair[i].w > max)
 			max = ps->pair[i].w;
-	double total = 0;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t s = ps->pair[i].size;
@@ -388,18 +387,22 @@ static int finish(struct parser *ps, struct dist *d)
 			d->size[m] = s;
 			d->cdf[m++] = w;
 		}
-		total += w;
 	}
-	if (!(total > 0) || !isfinite(total))
+	if (m == 0)
 		return perr(ps, "no size has a weight above 0 (expected at least one)");
+	/* Running sums divided by the last: rising, and exactly 1 at the end
+	 * (dividing each weight first, the sum of the quotients may pass 1). */
 	double acc = 0, mean = 0;
 	for (size_t i = 0; i < m; i++) {
-		double p = d->cdf[i] / total;
-		mean += p * (double)d->size[i];
-		acc += p;
+		mean += d->cdf[i] * (double)d->size[i];
+		acc += d->cdf[i];
 		d->cdf[i] = acc;
 	}
-	d->cdf[m - 1] = 1.0;
+	for (size_t i = 0; i < m; i++)
+		d->cdf[i] /= acc;
+	mean /= acc;
+	if (mean > (double)d->size[m - 1])   /* by rounding */
+		mean = (double)d->size[m - 1];
 	d->n = m;
 	d->mean = mean;
 	d->max_size = d->size[m - 1];

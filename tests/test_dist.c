@@ -76,6 +76,16 @@ static void test_formats(void)
 	CHECK(parse("8 1e308\n16 1e-320\n", &d, err, sizeof err) == 0 && d.n == 1 &&
 	      prob(&d, 8) == 1, "a weight too small to count beside another: %s", err);
 	dist_free(&d);
+	/* One weight 1e17 times the rest (found by fuzz_dist): normalising
+	 * each weight first made the running sum pass 1 before the end. */
+	CHECK(parse("8,9,88,8,988888888888888888,9,88,8,98,9,88,6,88,888\n8\n8,9,88,9,88,8,8,"
+		    "88,88,9,88,6,88,888\n8\n8,9,88,9,88,8\n8\n", &d, err, sizeof err) == 0 &&
+	      d.cdf[d.n - 1] == 1, "lopsided weights: %s", err);
+	for (size_t i = 1; i < d.n; i++)
+		CHECK(d.cdf[i] >= d.cdf[i - 1] && d.cdf[i] <= 1, "cdf[%zu] = %.17g after %.17g", i,
+		      d.cdf[i], d.cdf[i - 1]);
+	CHECK(d.mean <= (double)d.max_size, "mean %.17g", d.mean);
+	dist_free(&d);
 	CHECK(parse("8:1\n0:1\n1:1e308,2:1e308\n", &d, err, sizeof err) == 0 && d.has_align &&
 	      fabs(d.align[0] - 0.5) < 1e-12 && fabs(d.align[1] - 0.5) < 1e-12,
 	      "huge alignment weights: %s", err);
