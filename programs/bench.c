@@ -11,6 +11,7 @@
 #include "json.h"
 #include "machine.h"
 #include "measure.h"
+#include "outfile.h"
 #include "output.h"
 #include "sizespec.h"
 #include "stats.h"
@@ -837,28 +838,24 @@ int cmd_bench(int argc, char **argv)
 		bench_free(&b);
 		return rc;
 	}
-	FILE *f = stdout;
-	if (b.out_path && !(f = fopen(b.out_path, "w"))) {
-		rc = cli_usage_error(CMD, "cannot write '%s': %s", b.out_path, strerror(errno));
+	/* The file is checked now, and replaced only by complete results. */
+	struct outfile out;
+	if ((rc = outfile_open(&out, CMD, b.out_path))) {
 		bench_free(&b);
 		return rc;
 	}
 	rc = measure_all(&b);
 	if (rc == EXIT_OK) {
 		if (b.format == FMT_JSON)
-			write_json(&b, f);
+			write_json(&b, out.f);
 		else if (b.format == FMT_CSV)
-			write_csv(&b, f);
+			write_csv(&b, out.f);
 		else
-			write_table(&b, f);
-		if (fflush(f) || ferror(f)) {
-			cli_error("cannot write '%s': %s", b.out_path ? b.out_path : "stdout",
-				  strerror(errno));
-			rc = EXIT_FAIL;
-		}
+			write_table(&b, out.f);
+		rc = outfile_commit(&out);
+	} else {
+		outfile_abandon(&out);
 	}
-	if (f != stdout)
-		fclose(f);
 	bench_free(&b);
 	return rc;
 }

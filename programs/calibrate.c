@@ -30,6 +30,7 @@
 #include "cli.h"
 #include "machine.h"
 #include "measure.h"
+#include "outfile.h"
 #include "output.h"
 #include "sizespec.h"
 #include "stats.h"
@@ -748,69 +749,6 @@ static int make_parent(char *path)
 	return 0;
 }
 
-/* The profile is written beside its target and renamed over it, so a
- * program starting meanwhile reads the old profile or the new one, never half
- * of one.  The file is created before anything is measured, so that a path
- * that cannot be written fails at once, not after the run. */
-struct output {
-	const char *path;
-	char tmp[4200];
-	FILE *f;
-};
-
-static int output_open(struct output *o, const char *path, int mkdirs)
-{
-	o->path = path;
-	o->f = NULL;
-	if (mkdirs) {
-		char copy[4200];
-		snprintf(copy, sizeof copy, "%s", path);
-		if (make_parent(copy)) {
-			cli_error("cannot create the directory for '%s': %s", path,
-				  strerror(errno));
-			return -1;
-		}
-	}
-	if ((size_t)snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path,
-			     (long)getpid()) >= sizeof o->tmp) {
-		cli_error("profile path '%.64s...' is too long", path);
-		return -1;
-	}
-	o->f = fopen(o->tmp, "w");
-	if (!o->f) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void output_abandon(struct output *o)
-{
-	if (o->f) {
-		fclose(o->f);
-		unlink(o->tmp);
-		o->f = NULL;
-	}
-}
-
-static int output_commit(struct output *o, const struct calibration *cal)
-{
-	int rc = calibration_write(cal, o->f);
-	int e = errno;
-	if (fclose(o->f) || rc) {
-		cli_error("cannot write '%s': %s", o->path, strerror(rc ? e : errno));
-		unlink(o->tmp);
-		return -1;
-	}
-	o->f = NULL;
-	if (rename(o->tmp, o->path)) {
-		cli_error("cannot write '%s': %s", o->path, strerror(errno));
-		unlink(o->tmp);
-		return -1;
-	}
-	return 0;
-}
-
 static void report(const struct run *r, const char *path)
 {
 	const struct calibration *cal = &r->cal;
@@ -976,12 +914,21 @@ int cmd_calibrate(int argc, char **argv)
 	calibration_init(&r.cal);
 	r.verbose = r.verbose && !r.quiet;
 	r.progress = !r.quiet && (r.verbose || isatty(2));
-	struct output out;
-	if (output_open(&out, path, r.out == NULL))
+	/* The profile is checked and prepared before anything is measured,
+	 * so that a path that cannot be written fails at once, and it replaces
+	 * the old one only when complete: a program starting meanwhile reads
+	 * the old profile or the new one, never half of one. */
+	if (!r.out && make_parent(path)) {
+		cli_error("cannot create the directory for '%s': %s", path, strerror(errno));
 		return EXIT_FAIL;
+	}
+	struct outfile out;
+	int orc = outfile_open(&out, CMD, path);
+	if (orc)
+		return orc;
 	r.m = measure_new();
 	if (!r.m) {
-		output_abandon(&out);
+		outfile_abandon(&out);
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
@@ -1004,12 +951,13 @@ int cmd_calibrate(int argc, char **argv)
 	progress_end(&r);
 	measure_free(r.m);
 	if (rc || r.cal.policy.nrules == 0) {
-		output_abandon(&out);
+		outfile_abandon(&out);
 		cli_error("measuring failed: %s", rc ? r.err : "no kernel could be timed");
 		return EXIT_FAIL;
 	}
 	say(&r, "measured in %.1f s", clock_seconds() - r.started);
-	if (output_commit(&out, &r.cal))
+	calibration_write(&r.cal, out.f);   /* a failed write leaves ferror() set */
+	if (outfile_commit(&out))
 		return EXIT_FAIL;
 	if (!r.quiet)
 		report(&r, path);

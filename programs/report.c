@@ -22,6 +22,7 @@
 #include "json.h"
 #include "machine.h"
 #include "measure.h"
+#include "outfile.h"
 #include "output.h"
 #include "report.h"
 #include "sizespec.h"
@@ -1386,23 +1387,22 @@ int cmd_report(int argc, char **argv)
 	if (isnan(seconds))
 		seconds = quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 
-	/* Open the outputs now: a bad path should cost nothing, not a minute
-	 * of measuring first. */
-	FILE *out = !strcmp(out_path, "-") ? stdout : fopen(out_path, "w");
-	if (!out)
-		return cli_usage_error(CMD, "cannot write '%s': %s", out_path, strerror(errno));
-	FILE *jf = NULL;
-	if (json_path) {
-		jf = !strcmp(json_path, "-") ? stdout : fopen(json_path, "w");
-		if (!jf) {
-			int e = errno;
-			if (out != stdout) {
-				fclose(out);
-				remove(out_path);
-			}
-			return cli_usage_error(CMD, "cannot write '%s': %s", json_path, strerror(e));
-		}
+	/* Check the outputs now: a bad path should cost nothing, not a minute
+	 * of measuring first.  Each replaces its file only when complete. */
+	struct outfile page, json;
+	memset(&json, 0, sizeof json);
+	int orc = outfile_open(&page, CMD, out_path);
+	if (!orc && json_path && (orc = outfile_open(&json, CMD, json_path)))
+		outfile_abandon(&page);
+	if (orc)
+		return orc;
+	if (page.target && json.target && !strcmp(page.target, json.target)) {
+		outfile_abandon(&page);
+		outfile_abandon(&json);
+		return cli_usage_error(CMD, "bad --json path '%s' (expected a file other than "
+				       "the page)", json_path);
 	}
+	FILE *out = page.f, *jf = json_path ? json.f : NULL;
 
 	static struct report rep;
 	struct report *r = &rep;
@@ -1509,11 +1509,9 @@ int cmd_report(int argc, char **argv)
 	report_write_html(out, r);
 	if (jf)
 		write_json(jf, r);
-	rc = EXIT_OK;
-	if (ferror(out) || (jf && ferror(jf))) {
-		cli_error("writing the report failed");
-		rc = EXIT_FAIL;
-	}
+	rc = outfile_commit(&page);
+	if (jf)
+		rc = rc ? rc : outfile_commit(&json);
 	if (!quiet && rc == EXIT_OK)
 		fprintf(stderr, "report: wrote %s%s%s in %.0f s\n",
 			out == stdout ? "the page to stdout" : out_path,
@@ -1529,13 +1527,8 @@ done:
 	free(v);
 	measure_free(x.m);
 	report_free(r);
-	if (out != stdout && fclose(out) != 0 && rc == EXIT_OK) {
-		cli_error("cannot write '%s'", out_path);
-		rc = EXIT_FAIL;
-	}
-	if (jf && jf != stdout && fclose(jf) != 0 && rc == EXIT_OK) {
-		cli_error("cannot write '%s'", json_path);
-		rc = EXIT_FAIL;
-	}
+	/* Whatever was not committed (a failed run) is removed. */
+	outfile_abandon(&page);
+	outfile_abandon(&json);
 	return rc;
 }

@@ -98,9 +98,32 @@ d = json.load(open(sys.argv[1]))
 assert d["policy_source"] == "default" and d["profile"] == "" and d["policy_reason"] == "", d
 ' "$out"
 
-run calibrate --seconds 0.1 --max-size 64 -o "$dir/no/such/dir/profile"
-expect "calibrate: an unwritable -o fails with exit 1" \
-	sh -c "[ $rc -eq 1 ] && grep -q \"cannot write '$dir/no/such/dir/profile'\" '$err'"
+usage_error "calibrate: an unwritable -o fails at once" "cannot write '$dir/no/such/dir/profile'" \
+	calibrate --seconds 0.1 --max-size 64 -o "$dir/no/such/dir/profile"
+
+# -o names a regular file, checked before anything is measured: the profile
+# was written beside it and renamed over it, which as root replaced
+# /dev/null with a file, and a FIFO, and a symlink instead of its target; a
+# directory failed only after the whole run.
+not_regular() {
+	name=$1 target=$2 test=$3
+	timeout 10 "$UCOPY" calibrate --seconds 30 --max-size 64 -o "$target" >"$out" 2>"$err"
+	rc=$?
+	expect "$name" is_usage_error "cannot write '$target': "
+	expect "$name: left as it was" [ "$test" "$target" ]
+}
+not_regular "calibrate -o /dev/null is refused" /dev/null -c
+mkfifo "$dir/fifo-out"
+not_regular "calibrate -o FIFO is refused" "$dir/fifo-out" -p
+not_regular "calibrate -o DIRECTORY is refused at once" "$dir" -d
+ln -s "$prof" "$dir/link"
+run calibrate --seconds 0.2 --max-size 4K -q -o "$dir/link"
+expect "calibrate -o SYMLINK writes the file it points to" \
+	sh -c "[ $rc -eq 0 ] && [ -L '$dir/link' ] && tail -1 '$prof' | grep -qx end"
+expect "calibrate -o leaves no temporary file" \
+	sh -c "! ls -A '$dir' | grep -q '^\\.'"
+run calibrate --seconds=0.2 --max-size=4K -q --output="$dir/eq"
+expect "calibrate: --opt=VALUE forms" sh -c "[ $rc -eq 0 ] && [ -s '$dir/eq' ]"
 
 usage_error "calibrate: --seconds 0" "bad budget '0'" calibrate --seconds 0
 usage_error "calibrate: --seconds abc" "bad budget 'abc'" calibrate --seconds abc
