@@ -12,6 +12,7 @@
 #include "machine.h"
 #include "measure.h"
 #include "outfile.h"
+#include "outfile.h"
 #include "output.h"
 #include "sizespec.h"
 #include "stats.h"
@@ -19,6 +20,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -91,6 +93,8 @@ struct bench {
 	enum format format;
 	const char *out_path;
 	int quiet;
+	char **note;                /* for stderr once all input is checked */
+	size_t nnote;
 	/* What was measured: one row per variant per cell. */
 	struct row *row;
 	size_t nrows;
@@ -123,6 +127,31 @@ static void bench_free(struct bench *b)
 	sizes_free(&b->distance);
 	dist_free(&b->dist);
 	free(b->row);
+	for (size_t i = 0; i < b->nnote; i++)
+		free(b->note[i]);
+	free(b->note);
+}
+
+/* A note is printed only once the whole command line has been checked, so
+ * that a bad input makes exactly one line on stderr. */
+static int add_note(struct bench *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int add_note(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char **p = n >= 0 ? realloc(b->note, (b->nnote + 1) * sizeof *p) : NULL;
+	if (!p)
+		return -1;
+	b->note = p;
+	if (!(p[b->nnote] = malloc((size_t)n + 1)))
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p[b->nnote++], (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return 0;
 }
 
 static int add_variant(struct bench *b, struct variant **v)
@@ -271,8 +300,11 @@ static int add_policies(struct bench *b, const char *list)
 			free(spec);
 			return rc;
 		}
-		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0 && !b->quiet)
-			cli_error("note: policy '%s' on this CPU: %s", spec, note);
+		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0 &&
+		    add_note(b, "note: policy '%s' on this CPU: %s", spec, note) < 0) {
+			free(spec);
+			return cli_usage_error(CMD, "out of memory");
+		}
 		struct ucopy_policy *np = realloc(b->pol, (b->npol + 1) * sizeof *np);
 		char **nt = np ? realloc(b->pol_text, (b->npol + 1) * sizeof *nt) : NULL;
 		if (np)
@@ -337,10 +369,6 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	const char *kernels = NULL, *sizes = NULL, *cache = NULL, *format = NULL;
 	b->seconds = 2;
 	b->seed = rng_fresh_seed();
-	/* -q first: it silences notes printed while later options are read. */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-q"))
-			b->quiet = 1;
 	for (int i = 1; i < argc; i++) {
 		int rc = 0;
 		const char *v;
@@ -844,6 +872,8 @@ int cmd_bench(int argc, char **argv)
 		bench_free(&b);
 		return rc;
 	}
+	for (size_t i = 0; i < b.nnote && !b.quiet; i++)
+		cli_error("%s", b.note[i]);
 	rc = measure_all(&b);
 	if (rc == EXIT_OK) {
 		if (b.format == FMT_JSON)
