@@ -12,7 +12,6 @@
 #include "machine.h"
 #include "measure.h"
 #include "outfile.h"
-#include "outfile.h"
 #include "output.h"
 #include "sizespec.h"
 #include "stats.h"
