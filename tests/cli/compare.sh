@@ -1,13 +1,15 @@
 # CLI tests: ucopy compare.  Only the self-comparison looks at timings, and
-# only at the verdict, which must be "no difference" for a policy against
-# itself on any machine that can measure at all.
+# only at the verdict, which must never be a difference for a policy against
+# itself, on any machine.
 . tests/cli/lib.sh
 
 # A policy against itself: 4 KiB hot copies, a short budget.  An interval too
 # wide for the margin is "inconclusive", which is the right answer on a
 # machine busy enough to make it so; the verdict itself says to measure
-# longer, so the test does that once, with four times the budget.  It never
-# accepts a difference: every attempt must be equivalent or inconclusive.
+# longer, so the test does that once, with four times the budget.  A loaded
+# 2-core guest can be that busy twice, so "inconclusive" passes too (the
+# contract allows it); a difference (regression, improvement, slower,
+# faster) never does.
 verdict_kind() {
 	kind=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["verdict"]["kind"])' "$out" 2>/dev/null)
@@ -20,8 +22,11 @@ if [ "$kind" = inconclusive ]; then
 	verdict_kind
 	tried="$tried, then $kind"
 fi
-expect "compare: a policy against itself is no significant difference ($tried)" \
-	sh -c "[ $rc -eq 0 ] && [ '$kind' = equivalent ] && grep -q 'no significant difference (within' '$out'"
+expect "compare: a policy against itself is no difference, or inconclusive ($tried)" \
+	sh -c "[ $rc -eq 0 ] && case '$kind' in
+	       equivalent) grep -q 'no significant difference (within' '$out' ;;
+	       inconclusive) grep -q 'inconclusive' '$out' ;;
+	       *) false ;; esac"
 
 expect "compare --json parses" json_ok
 expect "compare --json has the documented keys" python3 -c '
