@@ -359,7 +359,8 @@ UCOPY_API const char *ucopy_source_name(enum ucopy_source s);
 UCOPY_API int ucopy_profile_default_path(char *buf, size_t len);
 
 /*! ucopy_profile_load() :
- * Reads the profile at `path` and checks it: every line parses, the file ends
+ * Reads the profile at `path` and checks it: it is a regular file (a FIFO or
+ * device is refused without blocking), every line parses, the file ends
  * with its "end" line, the CPU identity (arch, vendor, family, model,
  * stepping, brand) and feature set are the running CPU's, and every kernel
  * the policy names is known and supported by this CPU.  Never prints.
