@@ -58,6 +58,7 @@
 #include "dist.h"
 #include "machine.h"
 #include "measure.h"
+#include "output.h"
 #include "stats.h"
 #include "ucopy.h"
 
@@ -236,18 +237,6 @@ static void try_check(struct arm *a, int bar, const struct cell_result *r,
 	tally_add(&a->try_[bar], &ci, bound, where);
 }
 
-static void fmt_size(size_t n, char *buf, size_t len)
-{
-	if (n >= (1u << 20) && n % (1u << 20) == 0)
-		snprintf(buf, len, "%zu MiB", n >> 20);
-	else if (n >= 1024 && n % 1024 == 0)
-		snprintf(buf, len, "%zu KiB", n >> 10);
-	else if (n >= 1024 && n % 512 == 0)
-		snprintf(buf, len, "%.1f KiB", (double)n / 1024);
-	else
-		snprintf(buf, len, "%zu B", n);
-}
-
 /*-----   Bar 1: fixed sizes, hot   -----*/
 
 static void bar_fixed(struct arm *a)
@@ -271,7 +260,7 @@ static void bar_fixed(struct arm *a)
 	for (size_t i = 0; i < NFIXED; i++) {
 		size_t n = fixed_sizes[i];
 		char sz[32];
-		fmt_size(n, sz, sizeof sz);
+		fmt_size(sz, sizeof sz, n, SIZE_IEC);
 		printf("%-9s", sz);
 		for (size_t p = 0; p < NPLACE; p++) {
 			struct copy_seq seq;
@@ -445,7 +434,7 @@ static void bar_cliff(struct arm *a)
 		struct cell c;
 		struct cell_result r;
 		char sz[32];
-		fmt_size(n, sz, sizeof sz);
+		fmt_size(sz, sizeof sz, n, SIZE_IEC);
 		if (copy_seq_fixed(&seq, n, 0, 0))
 			die("bar 3", "out of memory");
 		seq.max_off = 4096 + 64;   /* room for every cell's offsets */
@@ -544,7 +533,7 @@ static void bar_cold(struct arm *a)
 		struct cell c;
 		struct cell_result r;
 		char sz[32];
-		fmt_size(n, sz, sizeof sz);
+		fmt_size(sz, sizeof sz, n, SIZE_IEC);
 		if (copy_seq_fixed(&seq, n, 0, 0))
 			die("bar 4", "out of memory");
 		cell_init(&c, &seq, CACHE_COLD, 0, 2048);
@@ -763,10 +752,13 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	if (env && env[0])
 		seconds = atof(env);
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i += 2) {
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end = NULL;
 		if (!strcmp(o, "--seconds") && val) {
-			seconds = atof(val);
+			seconds = strtod(val, &end);
+			if (*end)
+				seconds = 0;   /* refused below */
 		} else if (!strcmp(o, "--profile") && val) {
 			profile = val;
 		} else if (!strcmp(o, "--bars") && val) {
@@ -777,13 +769,16 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "--arms") && val) {
 			arms = val;
 		} else if (!strcmp(o, "--seed") && val) {
-			seed = strtoull(val, NULL, 0);
+			seed = strtoull(val, &end, 10);
+			if (*end || !*val) {
+				fprintf(stderr, "bench_bars: bad --seed '%s' (expected a decimal number)\n", val);
+				return 2;
+			}
 		} else {
 			fprintf(stderr, "usage: bench_bars [--seconds S] [--profile FILE] "
 					"[--bars 1,2,3,4] [--arms default,calibrated] [--seed N]\n");
 			return 2;
 		}
-		i++;
 	}
 	if (!(seconds > 0)) {
 		fprintf(stderr, "bench_bars: bad budget (expected seconds above 0)\n");
