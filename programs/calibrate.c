@@ -6,12 +6,14 @@
  *  1. sweep (35%): every kernel that could win, and libc for reference, at
  *     sizes from 1 byte to --max-size, hot, copies at mixed offsets (equal and
  *     different alignments, never a small positive distance: that is phase 3's
- *     question).  A kernel that is 1.6x behind at two sizes in a row is not
- *     timed at larger ones.
- *  2. cold (20%): the kernels within 25% of the best at each size up to
- *     4 MiB, with every line of source and destination flushed before each
+ *     question); up to MIXED_MAX also on sizes drawn uniformly from n/2 to 2n
+ *     (mixed), since real callers mix sizes and a single size trains the
+ *     branch predictor.  A kernel that is 1.6x behind at two sizes in a row
+ *     is not timed at larger ones.
+ *  2. cold (15%): the kernels within 25% of the best at each size up to
+ *     1 MiB, with every line of source and destination flushed before each
  *     batch, so copies read and write memory.
- *  3. probes (20%): at 64, 256, 2K, 4352, 32K and 256 bytes (those the
+ *  3. probes (15%): at 64, 256, 2K, 4352, 32K and 256 bytes (those the
  *     issue's no-cliff bar uses), each kernel still in the running copies at
  *     (dst - src) mod 4096 of 0, 1, 8, 31, 63 and -1, -63, each against a
  *     control cell with the same alignments and a distance of about 2 KiB, and
@@ -20,11 +22,16 @@
  *     machine.  A cell 1.5x slower than its control is re-measured alone with
  *     it, and only a cliff seen twice counts.  This is how the Zen 3 rep movsb
  *     4K-aliasing cliff is found: by distance, not by CPU model.
- *  4. refine (10%): each crossover the derivation (calibration.h) finds
- *     between two sweep sizes is narrowed by timing the two kernels at three
- *     sizes in between.
- *  5. verify (15%): the derived policy against `auto` and libc at the sweep
- *     sizes, hot and cold, for the expected gain.
+ *  4. refine (15%): between the two sweep sizes of each crossover the
+ *     derivation (calibration.h) finds, every kernel in reach is timed at
+ *     four sizes an octave, hot and mixed, and the policy is derived again:
+ *     a threshold then lies between two sizes a fifth apart at most.
+ *  5. verify (20%): the derived policy against `auto` and libc at the
+ *     measured sizes, hot and cold, and on mixed sizes (the fleetbench
+ *     distributions of ../shared/data/fleetbench when present, else sizes
+ *     drawn uniformly from four classes); calibration_judge() keeps it only
+ *     when it is ahead of `auto` by a significant margin, else the profile
+ *     holds auto's policy.
  */
 #include "calibration.h"
 #include "cli.h"
@@ -37,6 +44,7 @@
 #include "ucopy.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,7 +61,11 @@
 #define DEFAULT_SECONDS 20.0
 #define QUICK_SECONDS 2.5
 #define DEFAULT_MAX_SIZE ((size_t)64 << 20)
-#define QUICK_MAX_SIZE ((size_t)8 << 20)
+/* Below auto's non-temporal threshold on the project's Xeon (8 MiB, four
+ * times the L2): one hot point at 8 MiB put nt and rep movsb in either
+ * order from run to run (each timed with the other's cache footprint), and
+ * above the largest measured size the policy is auto's anyway. */
+#define QUICK_MAX_SIZE ((size_t)4 << 20)
 /* Cold copies flush every line beforehand, which costs more than the copy
  * (about 0.25 us a line on the project's KVM Xeon, 30x a 4 KiB copy): above
  * this the phase would eat the budget, and copies that size stream from
@@ -65,6 +77,14 @@
 #define LARGE ((size_t)1 << 20)
 #define FINALIST_RATIO 1.25
 #define LEVEL 0.95
+/* Mixed-size cells up to here: above, a copy takes 100 ns and more, and a
+ * mispredicted branch (a few ns) no longer decides between kernels. */
+#define MIXED_MAX ((size_t)8 << 10)
+/* Copies in a mixed-size sequence: far more than a branch predictor keeps
+ * of one call site's history. */
+#define MIXED_LEN 4096
+/* Refine points per octave between the sizes of a crossover. */
+#define REFINE_PER_OCTAVE 4
 
 void help_calibrate(FILE *f)
 {
@@ -79,10 +99,10 @@ void help_calibrate(FILE *f)
 	      "over `auto` and over libc.\n\n"
 	      "  -o FILE          save the profile to FILE (default: $XDG_CACHE_HOME/ucopy/\n"
 	      "                   profile, or ~/.cache/ucopy/profile)\n"
-	      "  --quick          a coarser run of about 4 s (sizes up to 8M)\n"
+	      "  --quick          a coarser run of about 3 s (sizes up to 4M)\n"
 	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5;\n"
 	      "                   at most 86400)\n"
-	      "  --max-size SIZE  largest copy measured (default 64M, --quick 8M; 64..1G)\n"
+	      "  --max-size SIZE  largest copy measured (default 64M, --quick 4M; 64..1G)\n"
 	      "  -v               progress on stderr even when it is not a terminal, and\n"
 	      "                   each phase's findings\n"
 	      "  -q               print nothing but errors\n\n"
@@ -224,6 +244,37 @@ static int seq_mixed(struct copy_seq *s, size_t n)
 	return 0;
 }
 
+/* MIXED_LEN copies of sizes drawn uniformly from lo to hi with `seed`
+ * (fixed, so that two runs time the same thing); offsets cycle as in
+ * seq_mixed(). */
+static int seq_uniform(struct copy_seq *s, size_t lo, size_t hi, uint64_t seed)
+{
+	static const uint32_t off[4][2] = { { 0, 0 }, { 16, 16 }, { 32, 0 }, { 7, 3 } };
+	size_t *sizes = malloc(MIXED_LEN * sizeof *sizes);
+	struct rng g;
+	if (!sizes)
+		return -1;
+	rng_seed(&g, seed);
+	for (size_t i = 0; i < MIXED_LEN; i++)
+		sizes[i] = lo + (size_t)rng_below(&g, hi - lo + 1);
+	int rc = copy_seq_sizes(s, sizes, MIXED_LEN);
+	free(sizes);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < MIXED_LEN; i++) {
+		s->op[i].src_off = off[i % 4][0];
+		s->op[i].dst_off = off[i % 4][1];
+	}
+	s->max_off = 32;
+	return 0;
+}
+
+/* The mixed cell of point n: sizes from n/2 to 2n (1 to 2 below 2). */
+static int seq_class(struct copy_seq *s, size_t n)
+{
+	return seq_uniform(s, n / 2 ? n / 2 : 1, 2 * n, n);
+}
+
 static size_t round_up(size_t n, size_t to)
 {
 	return (n + to - 1) / to * to;
@@ -292,14 +343,42 @@ static void sweep_sizes(const struct run *r, size_t *out, size_t *n)
 	}
 }
 
-static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
+/* Times kernels idx[0..nv) at n bytes hot (one size) or mixed (seq_class())
+ * for `seconds` and records them at n's point, medians in med. */
+static int time_point(struct run *r, size_t n, const size_t *idx, size_t nv,
+		      enum cal_state s, double seconds, double *med)
 {
 	struct variant v[CAL_MAX_KERNELS];
-	size_t idx[CAL_MAX_KERNELS];
-	double med[CAL_MAX_KERNELS], lo[CAL_MAX_KERNELS], hi[CAL_MAX_KERNELS];
+	double lo[CAL_MAX_KERNELS], hi[CAL_MAX_KERNELS];
+	struct copy_seq seq;
+	struct cell c;
+
+	for (size_t j = 0; j < nv; j++)
+		variant_kernel(&v[j], kernel(idx[j]));
+	if (s == CAL_MIXED ? seq_class(&seq, n) : seq_mixed(&seq, n)) {
+		snprintf(r->err, sizeof r->err, "out of memory");
+		return -1;
+	}
+	cell_for(&c, &seq, CAL_HOT);
+	int rc = time_cell(r, v, nv, &c, seconds, 0, med, lo, hi);
+	copy_seq_free(&seq);
+	if (rc)
+		return -1;
+	struct cal_point *pt = calibration_point(&r->cal, n);
+	for (size_t j = 0; j < nv; j++)
+		calibration_set(&r->cal, pt, s, kernel(idx[j]), med[j], lo[j], hi[j]);
+	return 0;
+}
+
+static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
+{
+	size_t idx[CAL_MAX_KERNELS], cells = 0, done = 0;
+	double med[CAL_MAX_KERNELS];
 	int behind[CAL_MAX_KERNELS] = { 0 };
 	int libc = libc_index();
 
+	for (size_t i = 0; i < nsizes; i++)
+		cells += 1 + (sizes[i] <= MIXED_MAX);
 	r->phase = "sweep";
 	for (size_t i = 0; i < nsizes; i++) {
 		size_t n = sizes[i], nv = 0;
@@ -315,27 +394,17 @@ static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
 			if (n >= LARGE && prev && (int)k != libc && strcmp(kernel(k)->name, "nt") &&
 			    !(prev->ns[CAL_HOT][k] <= FINALIST_RATIO * prev_best))
 				continue;
-			variant_kernel(&v[nv], kernel(k));
 			idx[nv++] = k;
 		}
-		struct copy_seq seq;
-		struct cell c;
-		if (seq_mixed(&seq, n)) {
-			snprintf(r->err, sizeof r->err, "out of memory");
+		if (n <= MIXED_MAX &&
+		    time_point(r, n, idx, nv, CAL_MIXED, share(r, cells - done++), med))
 			return -1;
-		}
-		cell_for(&c, &seq, CAL_HOT);
-		int rc = time_cell(r, v, nv, &c, share(r, nsizes - i), 0, med, lo, hi);
-		copy_seq_free(&seq);
-		if (rc)
+		if (time_point(r, n, idx, nv, CAL_HOT, share(r, cells - done++), med))
 			return -1;
-		struct cal_point *pt = calibration_point(&r->cal, n);
 		double best = INFINITY;
-		for (size_t j = 0; j < nv; j++) {
-			calibration_set(&r->cal, pt, CAL_HOT, kernel(idx[j]), med[j], lo[j], hi[j]);
+		for (size_t j = 0; j < nv; j++)
 			if (r->candidate[idx[j]])
 				best = fmin(best, med[j]);
-		}
 		for (size_t j = 0; j < nv; j++) {
 			size_t k = idx[j];
 			behind[k] = med[j] > PRUNE_RATIO * best ? behind[k] + 1 : 0;
@@ -609,71 +678,167 @@ static int probes(struct run *r)
 
 /*=====   4: refining the crossovers   =====*/
 
-/* Sizes readable in a policy: multiples of 8 below 1 KiB, of 64 below
- * 16 KiB, of 1 KiB above. */
-static size_t tidy(size_t n)
+static int has_point(const struct calibration *cal, size_t n)
 {
-	size_t q = n < 1024 ? 8 : n < 16384 ? 64 : 1024;
-	n = (n + q / 2) / q * q;
-	return n ? n : 1;
-}
-
-static int refine(struct run *r)
-{
-	unsigned total = 0;
-	for (unsigned i = 0; i < r->cal.ncross; i++)
-		total += !r->cal.cross[i].inherited;
-	r->phase = "refine";
-	for (unsigned i = 0, done = 0; i < r->cal.ncross; i++) {
-		struct cal_cross *x = &r->cal.cross[i];
-		size_t mids[3], nm = 0;
-		if (x->inherited)
-			continue;
-		progress(r, done++, total);
-		for (int q = 1; q <= 3; q++) {
-			double g = (double)x->below *
-				   pow((double)x->at / (double)x->below, q / 4.0);
-			size_t s = tidy((size_t)g);
-			if (s > x->below && s < x->at && (nm == 0 || s > mids[nm - 1]))
-				mids[nm++] = s;
-		}
-		if (nm == 0)
-			continue;
-		double ratio[3];
-		for (size_t j = 0; j < nm; j++) {
-			struct variant v[2];
-			struct copy_seq seq;
-			struct cell c;
-			double med[2];
-			variant_kernel(&v[0], x->from);
-			variant_kernel(&v[1], x->to);
-			if (seq_mixed(&seq, mids[j])) {
-				snprintf(r->err, sizeof r->err, "out of memory");
-				return -1;
-			}
-			cell_for(&c, &seq, CAL_HOT);
-			int rc = time_cell(r, v, 2, &c, share(r, (total - done + 1) * nm - j),
-					   0, med, NULL, NULL);
-			copy_seq_free(&seq);
-			if (rc)
-				return -1;
-			ratio[j] = med[1] / med[0];
-			calibration_add_evidence(&r->cal, i, mids[j], ratio[j]);
-		}
-		/* The limit: the smallest size from which the new kernel is
-		 * ahead at every size timed up to the old limit. */
-		size_t limit = x->at;
-		for (size_t j = nm; j-- > 0 && ratio[j] < 1;)
-			limit = mids[j];
-		if (limit != x->at)
-			say(r, "%s -> %s moved from %zu to %zu bytes", x->from->name,
-			    x->to->name, x->at, limit);
-		calibration_set_limit(&r->cal, i, limit);
-	}
+	for (size_t i = 0; i < cal->npoints; i++)
+		if (cal->point[i].size == n)
+			return 1;
 	return 0;
 }
 
-/*=====   5: the expected gain   =====*/
+/* Kernels to time between points a and b: the candidates measured hot at
+ * either that are within FINALIST_RATIO of the best there, hot or mixed. */
+static size_t refine_kernels(const struct run *r, const struct cal_point *a,
+			     const struct cal_point *b, size_t *idx)
+{
+	const struct cal_point *pts[2] = { a, b };
+	size_t nk = 0;
+	for (size_t k = 0; k < r->nk; k++) {
+		int near = 0;
+		if (!r->candidate[k])
+			continue;
+		for (int p = 0; p < 2; p++)
+			for (int s = CAL_HOT; s <= CAL_MIXED; s += CAL_MIXED - CAL_HOT) {
+				double best = INFINITY;
+				for (size_t j = 0; j < r->nk; j++)
+					if (r->candidate[j] && !isnan(pts[p]->ns[s][j]))
+						best = fmin(best, pts[p]->ns[s][j]);
+				near |= !isnan(pts[p]->ns[CAL_HOT][k]) &&
+					pts[p]->ns[s][k] <= FINALIST_RATIO * best;
+			}
+		if (near)
+			idx[nk++] = k;
+	}
+	return nk;
+}
+
+/* Every kernel in reach is timed at REFINE_PER_OCTAVE sizes an octave
+ * between the two sizes of each measured crossover, and the policy derived
+ * again from all points: a kernel that wins only between two sweep sizes
+ * (rep movsb between 16 and 32 KiB, where the vector loops leave the L1 on
+ * the project's Xeon) is found, and no threshold is further than a fifth of
+ * an octave from a size where its kernel was measured to win. */
+static int refine(struct run *r)
+{
+	size_t at[CAL_MAX_POINTS], from[CAL_MAX_POINTS], npts = 0, ncells = 0, done = 0;
+	size_t room = CAL_MAX_POINTS - r->cal.npoints;
+
+	for (unsigned i = 0; i < r->cal.ncross; i++) {
+		const struct cal_cross *x = &r->cal.cross[i];
+		if (x->inherited)
+			continue;
+		double octaves = log2((double)x->at / (double)x->below);
+		unsigned m = (unsigned)ceil(REFINE_PER_OCTAVE * octaves - 1e-9);
+		for (unsigned j = 1; j < m && npts < room; j++) {
+			size_t s = calibration_tidy((size_t)((double)x->below *
+				pow(2, octaves * j / m)));
+			if (s <= x->below || s >= x->at || has_point(&r->cal, s) ||
+			    (npts && at[npts - 1] == s))
+				continue;
+			from[npts] = i;
+			at[npts++] = s;
+			ncells += 1 + (s <= MIXED_MAX);
+		}
+	}
+	r->phase = "refine";
+	for (size_t p = 0; p < npts; p++) {
+		const struct cal_cross *x = &r->cal.cross[from[p]];
+		const struct cal_point *a = calibration_point(&r->cal, x->below);
+		const struct cal_point *b = calibration_point(&r->cal, x->at);
+		size_t idx[CAL_MAX_KERNELS], n = at[p];
+		double med[CAL_MAX_KERNELS];
+		size_t nv = refine_kernels(r, a, b, idx);
+		progress(r, p, npts);
+		if (n <= MIXED_MAX &&
+		    time_point(r, n, idx, nv, CAL_MIXED, share(r, ncells - done++), med))
+			return -1;
+		if (time_point(r, n, idx, nv, CAL_HOT, share(r, ncells - done++), med))
+			return -1;
+	}
+	char before[256], after[256];
+	ucopy_policy_format(&r->cal.policy, before, sizeof before);
+	calibration_derive(&r->cal);
+	ucopy_policy_format(&r->cal.policy, after, sizeof after);
+	if (strcmp(before, after))
+		say(r, "refined %zu sizes: %s -> %s", npts, before, after);
+	return 0;
+}
+
+/*=====   5: verifying against auto   =====*/
+
+/* The fleetbench files of the shared checkout next to the repository,
+ * found from the current directory (the repository root) or from the
+ * executable (build/ucopy), as `ucopy report` finds them. */
+static int fleetbench_glob(glob_t *g)
+{
+	char exe[4096], pattern[4200];
+	if (glob("../shared/data/fleetbench/Memcpy_*.csv", 0, NULL, g) == 0)
+		return 0;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash;
+	if (n <= 0)
+		return -1;
+	exe[n] = 0;
+	if (!(slash = strrchr(exe, '/')))
+		return -1;
+	*slash = 0;
+	snprintf(pattern, sizeof pattern, "%s/../../shared/data/fleetbench/Memcpy_*.csv", exe);
+	return glob(pattern, 0, NULL, g) == 0 ? 0 : -1;
+}
+
+/* Copies drawn from the distribution file at path, seed `seed`.
+ * @return : 0, 1 when the file does not read, -1 when out of memory. */
+static int seq_file(struct copy_seq *s, const char *path, uint64_t seed)
+{
+	struct dist d;
+	char err[512];
+	if (dist_read_file(path, &d, err, sizeof err))
+		return 1;
+	int rc = dist_sample(&d, MIXED_LEN * 4, seed, s) ? -1 : 0;
+	dist_free(&d);
+	return rc;
+}
+
+/* Times the derived policy, auto and libc (v[0..2]) on c into chk, with
+ * the paired interval of derived / auto. */
+static int time_check(struct run *r, const struct variant *v, const struct cell *c,
+		      double seconds, unsigned rounds, struct cal_check *chk)
+{
+	struct measure_opts o = { .seconds = seconds,
+				  .min_rounds = c->seq->max_n >= LARGE ? 9 : MEASURE_MIN_ROUNDS };
+	struct cell_result res;
+	struct variant_summary s[3];
+
+	if (rounds) {
+		o.seconds = 0;
+		o.min_rounds = o.max_rounds = rounds;
+	}
+	if (measure_cell(r->m, v, 3, c, &o, &res, r->err, sizeof r->err) < 0)
+		return -1;
+	measure_summarize(&res, 1, LEVEL, s);
+	if (chk) {
+		chk->ns = stats_median(res.v[0].ns, res.rounds);
+		chk->ref[CAL_REF_AUTO] = stats_median(res.v[1].ns, res.rounds);
+		chk->ref[CAL_REF_LIBC] = stats_median(res.v[2].ns, res.rounds);
+		chk->lo = s[0].ratio.lo;
+		chk->hi = s[0].ratio.hi;
+	}
+	cell_result_free(&res);
+	return 0;
+}
+
+/* A check that would reject the derived policy (calibration_judge()) is
+ * timed again for longer, and the second measurement counts: on the shared
+ * 2-vCPU host, 10 ms cells of two policies that pick the same kernel for
+ * 99% of the copies (fleetbench) came out up to 9% apart, and 3 s ones
+ * within 0.5%. */
+static int suspect(const struct cal_check *c)
+{
+	return c && (c->state == CAL_MIXED ? c->lo > 1 + CAL_SIGNIFICANT :
+		     c->state == CAL_HOT && c->lo > 1 + CAL_MAX_LOSS);
+}
+#define CONFIRM_FACTOR 4
+#define CONFIRM_SECONDS 0.05
 
 /* All three run through ucopy_policy_copy(), libc as the one-rule policy
  * "libc": the ratios are then what the choice of kernels gains, not the
@@ -682,24 +847,71 @@ static int refine(struct run *r)
  * rules past the first.) */
 static int verify(struct run *r)
 {
+	/* Sizes drawn uniformly from each class, when there is no fleetbench
+	 * file: small copies, as most of a program's are. */
+	static const size_t classes[][2] = { { 1, 16 }, { 16, 128 }, { 128, 1024 }, { 1024, 8192 } };
 	struct ucopy_policy libc;
 	struct variant v[3];
-	double med[3], logsum[CAL_NREFS][CAL_NSTATES] = { { 0 } };
-	unsigned count[CAL_NSTATES] = { 0 }, total = 0, done = 0;
+	glob_t g = { 0 };
+	size_t nmix, total = 0, done = 0;
+	int have_files = fleetbench_glob(&g) == 0;
 
 	variant_policy(&v[0], "calibrated", &r->cal.policy, 0);
 	variant_policy(&v[1], "auto", &r->auto_policy, 0);
-	if (ucopy_policy_parse(&libc, "libc", r->err, sizeof r->err))
+	if (ucopy_policy_parse(&libc, "libc", r->err, sizeof r->err)) {
+		if (have_files)
+			globfree(&g);
 		return -1;
+	}
 	variant_policy(&v[2], "libc", &libc, 0);
+	nmix = have_files ? g.gl_pathc : sizeof classes / sizeof classes[0];
 	for (size_t i = 0; i < r->cal.npoints; i++)
 		total += 1 + (r->cal.point[i].size <= COLD_MAX_SIZE);
+	total += nmix;
 	r->phase = "verify";
-	for (size_t i = 0; i < r->cal.npoints; i++) {
+	int rc = 0;
+	for (size_t i = 0; !rc && i < nmix; i++) {
+		struct copy_seq seq;
+		struct cell c;
+		char name[32];
+		int got;
+		progress(r, done, total);
+		if (have_files) {
+			const char *base = strrchr(g.gl_pathv[i], '/');
+			snprintf(name, sizeof name, "%s", base ? base + 1 : g.gl_pathv[i]);
+			got = seq_file(&seq, g.gl_pathv[i], 1 + i);
+		} else {
+			snprintf(name, sizeof name, "uniform-%zu-%zu", classes[i][0], classes[i][1]);
+			got = seq_uniform(&seq, classes[i][0], classes[i][1], 1 + i) ? -1 : 0;
+		}
+		if (got) {
+			done++;
+			if (got < 0) {
+				snprintf(r->err, sizeof r->err, "out of memory");
+				rc = -1;
+			}
+			continue;
+		}
+		cell_for(&c, &seq, CAL_HOT);
+		struct cal_check *chk = calibration_check(&r->cal, name, CAL_MIXED, 0);
+		double t = share(r, total - done);
+		rc = time_check(r, v, &c, t, 0, chk);
+		if (!rc && suspect(chk))
+			rc = time_check(r, v, &c, fmax(CONFIRM_FACTOR * t, CONFIRM_SECONDS), 0, chk);
+		copy_seq_free(&seq);
+		done++;
+		if (!rc && chk)
+			say(r, "verify %s: calibrated %.2f ns, auto %.2f, libc %.2f", name,
+			    chk->ns, chk->ref[CAL_REF_AUTO], chk->ref[CAL_REF_LIBC]);
+	}
+	if (have_files)
+		globfree(&g);
+	for (size_t i = 0; !rc && i < r->cal.npoints; i++) {
 		size_t n = r->cal.point[i].size;
-		for (int s = 0; s < CAL_NSTATES; s++) {
+		for (int s = CAL_HOT; !rc && s <= CAL_COLD; s++) {
 			struct copy_seq seq;
 			struct cell c;
+			char name[32];
 			if (s == CAL_COLD && n > COLD_MAX_SIZE)
 				continue;
 			progress(r, done, total);
@@ -710,25 +922,27 @@ static int verify(struct run *r)
 			cell_for(&c, &seq, (enum cal_state)s);
 			double t = share(r, total - done), t0 = clock_seconds();
 			unsigned rounds = s == CAL_COLD ? cold_rounds(r, n, 3, t) : 0;
-			int rc = time_cell(r, v, 3, &c, t, rounds, med, NULL, NULL);
+			snprintf(name, sizeof name, "%zu", n);
+			struct cal_check *chk = calibration_check(&r->cal, name, (enum cal_state)s, n);
+			rc = time_check(r, v, &c, t, rounds, chk);
+			if (!rc && !rounds && suspect(chk))
+				rc = time_check(r, v, &c, fmax(CONFIRM_FACTOR * t, CONFIRM_SECONDS),
+						0, chk);
 			copy_seq_free(&seq);
 			if (rc)
 				return -1;
 			if (rounds)
 				cold_learn(r, n, 3, rounds, clock_seconds() - t0);
 			done++;
-			say(r, "verify %zu %s: calibrated %.2f ns, auto %.2f, libc %.2f", n,
-			    s == CAL_HOT ? "hot" : "cold", med[0], med[1], med[2]);
-			for (int ref = 0; ref < CAL_NREFS; ref++)
-				logsum[ref][s] += log(med[1 + ref] / med[0]);
-			count[s]++;
+			if (chk)
+				say(r, "verify %zu %s: calibrated %.2f ns, auto %.2f, libc %.2f", n,
+				    s == CAL_HOT ? "hot" : "cold", chk->ns,
+				    chk->ref[CAL_REF_AUTO], chk->ref[CAL_REF_LIBC]);
 		}
 	}
-	for (int s = 0; s < CAL_NSTATES; s++) {
-		r->cal.gain_sizes[s] = count[s];
-		for (int ref = 0; ref < CAL_NREFS; ref++)
-			r->cal.gain[ref][s] = count[s] ? exp(logsum[ref][s] / count[s]) : NAN;
-	}
+	if (rc)
+		return -1;
+	calibration_judge(&r->cal);
 	return 0;
 }
 
@@ -758,8 +972,13 @@ static void report(const struct run *r, const char *path)
 	printf("machine   %s\n", text);
 	ucopy_policy_format(&cal->policy, text, sizeof text);
 	printf("policy    %s\n", text);
-	ucopy_policy_format(&r->auto_policy, text, sizeof text);
-	printf("          (auto is %s)\n", text);
+	if (!cal->accepted) {
+		ucopy_policy_format(&cal->derived, text, sizeof text);
+		printf("          auto's: calibration found nothing better (derived %s)\n", text);
+	} else {
+		ucopy_policy_format(&r->auto_policy, text, sizeof text);
+		printf("          (auto is %s)\n", text);
+	}
 	printf("classes   sizes               kernel       evidence\n");
 	for (unsigned i = 0; i < cal->policy.nrules; i++) {
 		size_t from = i ? cal->policy.rule[i - 1].limit : 0;
@@ -774,8 +993,10 @@ static void report(const struct run *r, const char *path)
 		printf("          %-19s %-12s", range, cal->policy.rule[i].kernel->name);
 		if (i < cal->ncross) {
 			const struct cal_cross *x = &cal->cross[i];
-			if (x->inherited) {
-				fmt_size(a, sizeof a, r->max_size, SIZE_SHORT);
+			if (x->inherited && !cal->accepted) {
+				printf(" as auto");
+			} else if (x->inherited) {
+				fmt_size(a, sizeof a, x->below, SIZE_SHORT);
 				printf(" as auto (not measured above %s)", a);
 			} else {
 				printf(" %s/%s:", x->to->name, x->from->name);
@@ -807,13 +1028,15 @@ static void report(const struct run *r, const char *path)
 		       strcmp(x->kernel->name, "libc") ? "not used there"
 						       : "the C library");
 	}
-	for (int s = 0; s < CAL_NSTATES; s++) {
+	static const char *const state[CAL_NSTATES] = { "hot  ", "cold ", "mixed" };
+	for (int s = 0, first = 1; s < CAL_NSTATES; s++) {
 		if (!cal->gain_sizes[s])
 			continue;
-		printf("%s %s: %.3fx over auto, %.3fx over libc (geometric mean of %u sizes)\n",
-		       s ? "         " : "gain     ", s == CAL_HOT ? "hot " : "cold",
+		printf("%s %s: %.3fx over auto, %.3fx over libc (geometric mean of %u %s)\n",
+		       first ? "gain     " : "         ", state[s],
 		       cal->gain[CAL_REF_AUTO][s], cal->gain[CAL_REF_LIBC][s],
-		       cal->gain_sizes[s]);
+		       cal->gain_sizes[s], s == CAL_MIXED ? "workloads" : "sizes");
+		first = 0;
 	}
 	for (unsigned i = 0; i < cal->nnotes; i++)
 		printf("note      %s\n", cal->notes[i]);
@@ -934,19 +1157,15 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	r.started = clock_seconds();
 
-	/* What large copies use above the largest size measured: auto's
-	 * non-temporal rule, when it starts there. */
-	const struct ucopy_policy *ap = &r.auto_policy;
-	if (ap->nrules >= 2 && ap->rule[ap->nrules - 2].limit > r.max_size) {
-		r.cal.inherit_limit = ap->rule[ap->nrules - 2].limit;
-		r.cal.inherit_kernel = ap->rule[ap->nrules - 1].kernel;
-	}
+	/* Above the largest size measured, auto's rules (its non-temporal
+	 * one); and auto is what the derived policy must beat. */
+	r.cal.inherit = &r.auto_policy;
 
-	int rc = phase(&r, sweep_all, 0.35) || phase(&r, cold, 0.20) ||
-		 phase(&r, probes, 0.20);
+	int rc = phase(&r, sweep_all, 0.35) || phase(&r, cold, 0.15) ||
+		 phase(&r, probes, 0.15);
 	if (!rc) {
 		calibration_derive(&r.cal);
-		rc = phase(&r, refine, 0.10) || phase(&r, verify, 0.15);
+		rc = phase(&r, refine, 0.15) || phase(&r, verify, 0.20);
 	}
 	progress_end(&r);
 	measure_free(r.m);

@@ -11,16 +11,29 @@
  *  - a kernel with a distance cliff near a size (a probe at the nearest
  *    probed size at or below it, or at or above it, found one) cannot be
  *    picked there, nor can a kernel that does not recover from faults (the
- *    policy serves ucopy_try() too);
- *  - in each cache state, a kernel costs log(its median / the best clean
- *    kernel's median), less the state's margin, and nothing unless the
- *    paired intervals say it is slower at all: noise costs nothing;
- *  - each change of kernel from one size to the next costs CAL_SWITCH.
+ *    policy serves ucopy_try() too), nor one not measured hot there;
+ *  - in each state (hot, cold, mixed sizes), a kernel costs log(its median /
+ *    the best clean kernel's median), less the state's margin, and nothing
+ *    unless the paired intervals say it is slower at all: noise costs
+ *    nothing;
+ *  - each change of kernel from one size to the next costs CAL_SWITCH, twice
+ *    that where mixed sizes were measured (a threshold among sizes callers
+ *    mix is a branch they mispredict);
+ *  - among kernels that tie (no significant loss), auto's kernel for the
+ *    size wins, so that noise alone never moves the policy off auto's.
  * So a kernel is replaced only where the replacement's significant gains add
  * up to more than a switch costs: one noisy size never makes a class, a
  * steady 3% over a few sizes does, and adjacent sizes with the same winner
- * are one class.  A threshold lies at the first size of its class until the
- * command times sizes in between (calibration_set_limit()).
+ * are one class.  A threshold lies just above the last size of the class
+ * below it (calibration_tidy()), never past the first size of the class
+ * above: no kernel is used beyond the largest size where it was measured to
+ * win by more than the gap between two measured sizes, and the command
+ * measures more sizes around each threshold to keep that gap small.  Above
+ * the largest measured size the policy is `auto`'s.
+ *
+ * calibration_judge() then keeps the derived policy only when the verify
+ * phase measured it ahead of `auto` by a significant margin, and never
+ * behind it on a workload; otherwise the profile holds auto's policy.
  */
 #ifndef UCOPY_CALIBRATION_H
 #define UCOPY_CALIBRATION_H
@@ -46,6 +59,17 @@
 /* A distance or alignment cell this much slower than its control is a cliff
  * (Zen 3 rep movsb: ~25x; ordinary misalignment costs well under 1.5x). */
 #define CAL_CLIFF 1.5
+/* What the derived policy must gain over `auto` in the verify phase (the
+ * geometric mean of auto/calibrated over the hot sizes and the mixed-size
+ * workloads) to be saved instead of auto's: the spread of one paired median
+ * (CAL_SIGNIFICANT) is far more than the spread of a mean over 30 or more of
+ * them, so a gain of that size is not noise. */
+#define CAL_ACCEPT 0.02
+/* One hot size this much slower than with `auto` (the whole interval
+ * beyond it) rejects the derived policy whatever the mean: avx512 past the
+ * 48 KiB L1 ran 1.6-2x behind rep movsb at 24 KiB on the project's Xeon,
+ * a loss no gain elsewhere excuses. */
+#define CAL_MAX_LOSS 0.10
 
 #define CAL_MAX_POINTS 96
 #define CAL_MAX_KERNELS 16       /* indexes of the kernel table */
@@ -53,8 +77,12 @@
 #define CAL_MAX_PROBES 256
 #define CAL_MAX_EFFECTS 128
 #define CAL_MAX_EVIDENCE 8
+#define CAL_MAX_CHECKS 128
 
-enum cal_state { CAL_HOT, CAL_COLD, CAL_NSTATES };
+/* hot and cold: copies of one size; mixed: sizes drawn uniformly from a
+ * class around it (calibrate.c says which), so that a kernel whose branches
+ * a single size trains pays for its mispredictions as real callers do. */
+enum cal_state { CAL_HOT, CAL_COLD, CAL_MIXED, CAL_NSTATES };
 enum cal_ref { CAL_REF_AUTO, CAL_REF_LIBC, CAL_NREFS };
 
 /* One copy size, every kernel measured there. */
@@ -94,10 +122,20 @@ struct cal_cross {
 	size_t limit;
 	const struct ucopy_kernel *from, *to;
 	size_t below, at;                 /* the points either side */
-	int inherited;                    /* taken from "auto", not measured */
+	int inherited;                    /* taken from `auto`, not measured */
 	unsigned nev;
 	size_t ev_size[CAL_MAX_EVIDENCE];
 	double ev_ratio[CAL_MAX_EVIDENCE];
+};
+
+/* One workload of the verify phase: the derived policy, `auto` and libc,
+ * interleaved. */
+struct cal_check {
+	char name[32];                    /* a size, or a distribution's name */
+	enum cal_state state;
+	size_t size;                      /* hot and cold: the copy size */
+	double ns, ref[CAL_NREFS];        /* median ns: derived, auto, libc */
+	double lo, hi;                    /* paired interval of ns / ref[AUTO] */
 };
 
 struct calibration {
@@ -109,20 +147,28 @@ struct calibration {
 	struct cal_effect effect[CAL_MAX_EFFECTS];
 	size_t ncliffs;
 	struct cal_cliff cliff[CAL_MAX_CLIFFS];
-	/* Input to the derivation: appended as a last rule, marked inherited,
-	 * when inherit_limit is above every measured size (auto's nt rule
-	 * beyond the sizes a run can afford to measure). */
-	size_t inherit_limit;
-	const struct ucopy_kernel *inherit_kernel;
+	/* Input to the derivation: `auto` for the running CPU.  Above the
+	 * largest measured size the policy is its (its nt rule, beyond the
+	 * sizes a run can afford to measure), those rules marked inherited;
+	 * NULL: the last measured class goes on. */
+	const struct ucopy_policy *inherit;
 	/* Output. */
 	struct ucopy_policy policy;
 	unsigned ncross;
 	struct cal_cross cross[UCOPY_MAX_RULES];
-	/* Geometric mean over the verified sizes of reference ns / calibrated
-	 * ns; NaN: not measured. */
+	/* Input to calibration_judge(): the verify phase. */
+	size_t nchecks;
+	struct cal_check check[CAL_MAX_CHECKS];
+	/* Output of calibration_judge(): 1 when the derived policy was kept,
+	 * 0 when auto's replaced it (derived: what was derived, for the
+	 * record); the gains are then auto's. */
+	int accepted;
+	struct ucopy_policy derived;
+	/* Geometric mean over the checks of reference ns / saved policy's ns;
+	 * NaN: not measured. */
 	double gain[CAL_NREFS][CAL_NSTATES];
 	unsigned gain_sizes[CAL_NSTATES];
-	char notes[4][160];
+	char notes[4][256];
 	unsigned nnotes;
 };
 
@@ -149,13 +195,23 @@ void calibration_note(struct calibration *cal, const char *fmt, ...)
 /* 1 if k has no cliff near `size` (see the top of this file). */
 int calibration_clean(const struct calibration *cal,
 		      const struct ucopy_kernel *k, size_t size);
+/* n rounded to a size readable in a policy: to 1 byte below 128, 8 below
+ * 1 KiB, 64 below 16 KiB, 1 KiB above. */
+size_t calibration_tidy(size_t n);
 /* Derives cal->policy and cal->cross from the points and cliffs. */
 void calibration_derive(struct calibration *cal);
-/* Moves crossover i to `limit` and rebuilds the policy from cal->cross. */
-void calibration_set_limit(struct calibration *cal, unsigned i, size_t limit);
-/* Adds (size, ratio) to crossover i's evidence, kept in size order. */
-void calibration_add_evidence(struct calibration *cal, unsigned i, size_t size,
-			      double ratio);
+/* @return : the check slot to fill, or NULL when CAL_MAX_CHECKS are used. */
+struct cal_check *calibration_check(struct calibration *cal, const char *name,
+				    enum cal_state state, size_t size);
+/* Keeps the derived policy when the checks show it ahead of `auto` (the
+ * policy inherit points to) by CAL_ACCEPT over the hot sizes where the two
+ * pick different kernels and the mixed workloads together, with one of
+ * them significantly ahead, no mixed workload and not the cold sizes
+ * significantly behind, and no hot size more than CAL_MAX_LOSS behind;
+ * else (auto's own policy included) puts auto's policy in its place with a
+ * note saying why.  Sets the gains either way.  Without checks or without
+ * inherit the derived policy stays. */
+void calibration_judge(struct calibration *cal);
 
 /* Writes the profile (docs/calibrate.md) for the running CPU.
  * @return : 0, or -1 when writing failed (errno set by stdio). */

@@ -588,13 +588,9 @@ static int run_calibration(struct report *r)
 	char err[256];
 	if (ucopy_policy_resolve(&ap, "auto", cpu->features, err, sizeof err) == 0) {
 		ucopy_policy_fit(&ap, cpu->features, err, sizeof err);
-		size_t top = r->hot.nsize ? r->hot.size[r->hot.nsize - 1] : 0;
-		/* auto's last rule (non-temporal stores) when it starts above
-		 * the largest size the sweep measured. */
-		if (ap.nrules >= 2 && ap.rule[ap.nrules - 2].limit > top) {
-			cal->inherit_limit = ap.rule[ap.nrules - 2].limit;
-			cal->inherit_kernel = ap.rule[ap.nrules - 1].kernel;
-		}
+		/* auto's rules (non-temporal stores) above the largest size
+		 * the sweep measured. */
+		cal->inherit = &ap;
 	}
 	const struct report_sweep *sw[2] = { &r->hot, &r->cold };
 	for (int st = 0; st < 2; st++) {

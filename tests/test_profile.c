@@ -462,7 +462,9 @@ static void test_derive(void)
 	fill(&cal, two, 2, crossing, sizes, nsz);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "256:word,movsb"), "crossing: '%s'", text);
+	/* movsb wins from 256 on, word up to 128: the threshold just above
+	 * 128, not at 256 (word was never measured to win past 128). */
+	CHECK(!strcmp(text, "136:word,movsb"), "crossing: '%s'", text);
 	CHECK(cal.ncross == 1 && cal.cross[0].from == ucopy_kernel_find("word") &&
 	      cal.cross[0].to == ucopy_kernel_find("movsb"), "one crossover");
 	calibration_free(&cal);
@@ -472,7 +474,7 @@ static void test_derive(void)
 	fill(&cal, two, 2, blip, sizes, nsz);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "256:word,movsb"), "blip: '%s'", text);
+	CHECK(!strcmp(text, "136:word,movsb"), "blip: '%s'", text);
 	calibration_free(&cal);
 
 	/* A distance cliff in movsb from 256 bytes on: the guarded variant
@@ -491,7 +493,7 @@ static void test_derive(void)
 	calibration_add_cliff(&cal, ucopy_kernel_find("movsb"), 4096, 24.0, 0, 1);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "256:word,movsb_safe"), "cliff: '%s'", text);
+	CHECK(!strcmp(text, "136:word,movsb_safe"), "cliff: '%s'", text);
 	calibration_free(&cal);
 
 	/* Indistinguishable kernels: no switch at all. */
@@ -508,6 +510,189 @@ static void test_derive(void)
 	check_group("profile: derivation picks the fastest clean kernel per class");
 }
 
+/* Three kernels, each fastest in one range: word to 16 KiB, movsb from
+ * 17 to 28 KiB (a kernel that wins only between two sweep sizes), avx2
+ * above.  Sweep sizes 16K and 32K alone miss movsb; the refine sizes in
+ * between find it. */
+static double three_ranges(size_t k, size_t n)
+{
+	double base = (double)n;
+	if (k == 0)
+		return n <= 16384 ? base : 2 * base;
+	if (k == 1)
+		return n > 16384 && n < 28672 ? 0.5 * base : 1.5 * base;
+	return n >= 28672 ? 0.6 * base : 1.8 * base;
+}
+
+static int parse(struct ucopy_policy *p, const char *text)
+{
+	char err[256];
+	int rc = ucopy_policy_parse(p, text, err, sizeof err);
+	CHECK(rc == 0, "policy '%s': %s", text, err);
+	return rc;
+}
+
+static void test_thresholds(void)
+{
+	static const char *const names[] = { "word", "movsb", "avx2" };
+	static const size_t sweep[] = { 4096, 8192, 16384, 32768, 65536 };
+	static const size_t refined[] = { 4096, 8192, 16384, 19456, 23552, 27648, 32768, 65536 };
+	struct calibration cal;
+	char text[256];
+
+	/* No rule reaches past the last size its kernel won at, nor into the
+	 * first size the next kernel won at. */
+	calibration_init(&cal);
+	fill(&cal, names, 3, three_ranges, sweep, sizeof sweep / sizeof sweep[0]);
+	calibration_derive(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "17K:word,avx2"), "sweep only: '%s'", text);
+	calibration_free(&cal);
+	calibration_init(&cal);
+	fill(&cal, names, 3, three_ranges, refined, sizeof refined / sizeof refined[0]);
+	calibration_derive(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "17K:word,28K:movsb,avx2"), "refined: '%s'", text);
+	for (unsigned i = 0; i < cal.ncross; i++) {
+		const struct cal_cross *x = &cal.cross[i];
+		CHECK(x->below < x->limit && x->limit <= x->at, "crossover %u at %zu, between %zu and %zu",
+		      i, x->limit, x->below, x->at);
+		CHECK(ucopy_policy_kernel(&cal.policy, x->below) == x->from &&
+		      ucopy_policy_kernel(&cal.policy, x->at) == x->to,
+		      "crossover %u: %s at %zu, %s at %zu", i, x->from->name, x->below,
+		      x->to->name, x->at);
+		CHECK(x->nev >= 2, "crossover %u has %u evidence", i, x->nev);
+	}
+	calibration_free(&cal);
+
+	/* Above the largest measured size, auto's rules: from auto's own
+	 * threshold when it lies above, else just above that size. */
+	static const size_t small[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 4096 };
+	struct ucopy_policy a;
+	calibration_init(&cal);
+	fill(&cal, two, 2, crossing, small, sizeof small / sizeof small[0]);
+	if (!parse(&a, "8K:movsb,word")) {
+		cal.inherit = &a;
+		calibration_derive(&cal);
+		ucopy_policy_format(&cal.policy, text, sizeof text);
+		CHECK(!strcmp(text, "136:word,8K:movsb,word"), "inherited above: '%s'", text);
+		CHECK(cal.ncross == 2 && cal.cross[1].inherited && !cal.cross[0].inherited,
+		      "inherited marks");
+	}
+	if (!parse(&a, "2K:movsb,byte")) {
+		cal.inherit = &a;
+		calibration_derive(&cal);
+		ucopy_policy_format(&cal.policy, text, sizeof text);
+		CHECK(!strcmp(text, "136:word,4160:movsb,byte"), "inherited within: '%s'", text);
+	}
+	/* Kernels that tie: auto's wins. */
+	if (!parse(&a, "movsb")) {
+		calibration_free(&cal);
+		calibration_init(&cal);
+		for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
+			struct cal_point *pt = calibration_point(&cal, small[i]);
+			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("word"), 10, 1, 1.02);
+			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("movsb"), 10.1, 0.99, 1.02);
+		}
+		cal.inherit = &a;
+		calibration_derive(&cal);
+		ucopy_policy_format(&cal.policy, text, sizeof text);
+		CHECK(!strcmp(text, "movsb"), "tie: '%s'", text);
+	}
+	calibration_free(&cal);
+	check_group("profile: thresholds lie between measured sizes; auto above them");
+}
+
+/* A verify check: derived ns = auto ns * ratio, with the interval
+ * [ratio - spread, ratio + spread]; libc 1.2x auto. */
+static void add_check(struct calibration *cal, const char *name, enum cal_state s,
+		      size_t size, double ratio, double spread)
+{
+	struct cal_check *c = calibration_check(cal, name, s, size);
+	CHECK(c != NULL, "check %s", name);
+	if (!c)
+		return;
+	c->ref[CAL_REF_AUTO] = 100;
+	c->ref[CAL_REF_LIBC] = 120;
+	c->ns = 100 * ratio;
+	c->lo = ratio - spread;
+	c->hi = ratio + spread;
+}
+
+/* A calibration whose derived policy is `derived`, judged against auto
+ * = "1K:word,movsb", with checks at 256 (both pick word), 2K (word vs
+ * movsb), 4K (movsb vs movsb): `hot2k` is derived/auto at 2K; `mixed` on a
+ * mixed workload; `cold2k` cold at 2K. */
+static void judged(struct calibration *cal, struct ucopy_policy *a, const char *derived,
+		   double hot2k, double mixed, double cold2k)
+{
+	calibration_init(cal);
+	parse(a, "1K:word,movsb");
+	cal->inherit = a;
+	parse(&cal->policy, derived);
+	snprintf(cal->policy.name, sizeof cal->policy.name, "calibrated");
+	add_check(cal, "256", CAL_HOT, 256, 1.5, 0.01);   /* same kernel: noise */
+	add_check(cal, "2048", CAL_HOT, 2048, hot2k, 0.01);
+	add_check(cal, "4096", CAL_HOT, 4096, 1.0, 0.01);
+	add_check(cal, "mix", CAL_MIXED, 0, mixed, 0.01);
+	add_check(cal, "2048", CAL_COLD, 2048, cold2k, 0.01);
+	calibration_judge(cal);
+}
+
+static void test_judge(void)
+{
+	struct calibration cal;
+	struct ucopy_policy a;
+	char text[256], why[512];
+
+	/* 15% ahead at 2K, even elsewhere: kept. */
+	judged(&cal, &a, "4K:word,movsb", 0.85, 1.0, 1.0);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(cal.accepted && !strcmp(text, "4K:word,movsb"), "better: '%s'", text);
+	CHECK(fabs(cal.gain[CAL_REF_AUTO][CAL_HOT] - exp((log(1 / 1.5) + log(1 / 0.85)) / 3)) < 1e-9,
+	      "hot gain %f", cal.gain[CAL_REF_AUTO][CAL_HOT]);
+	CHECK(cal.nnotes == 0, "a note when kept: %s", cal.notes[0]);
+	calibration_free(&cal);
+
+	/* Each of these saves auto's policy, with a note saying why. */
+	static const struct {
+		const char *derived;
+		double hot2k, mixed, cold2k;
+		const char *why;
+	} rejected[] = {
+		{ "4K:word,movsb", 0.995, 1.0, 1.0, "auto's speed where they differ" },
+		{ "4K:word,movsb", 0.85, 1.05, 1.0, "slower than auto on mix" },
+		{ "4K:word,movsb", 1.30, 0.90, 1.0, "1.30x slower than auto at 2048 bytes hot" },
+		{ "4K:word,movsb", 0.85, 1.0, 1.20, "speed cold" },
+		{ "1K:word,movsb", 0.85, 1.0, 1.0, "auto's own" },
+	};
+	for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+		judged(&cal, &a, rejected[i].derived, rejected[i].hot2k, rejected[i].mixed,
+		       rejected[i].cold2k);
+		ucopy_policy_format(&cal.policy, text, sizeof text);
+		CHECK(!cal.accepted && !strcmp(text, "1K:word,movsb"), "case %zu: '%s'", i, text);
+		CHECK(cal.nnotes == 1 && strstr(cal.notes[0], "found nothing better than auto") &&
+		      strstr(cal.notes[0], rejected[i].why), "case %zu: note '%s'", i, cal.notes[0]);
+		CHECK(cal.ncross == 1 && cal.cross[0].inherited && cal.cross[0].limit == 1024,
+		      "case %zu: crossovers", i);
+		CHECK(cal.gain[CAL_REF_AUTO][CAL_HOT] == 1 &&
+		      fabs(cal.gain[CAL_REF_LIBC][CAL_HOT] - 1.2) < 1e-9, "case %zu: gains", i);
+		ucopy_policy_format(&cal.derived, text, sizeof text);
+		CHECK(!strcmp(text, rejected[i].derived), "case %zu: derived '%s'", i, text);
+	}
+	/* What is saved then loads, and is auto's. */
+	FILE *f = fopen(path, "w");
+	CHECK(f && calibration_write(&cal, f) == 0, "write");
+	if (f)
+		fclose(f);
+	struct ucopy_policy p;
+	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "load: %s", why);
+	ucopy_policy_format(&p, text, sizeof text);
+	CHECK(!strcmp(text, "1K:word,movsb"), "loaded '%s'", text);
+	calibration_free(&cal);
+	check_group("profile: a derived policy is saved only when it beats auto");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -520,6 +705,8 @@ int main(void)
 	test_paths();
 	test_round_trip();
 	test_derive();
+	test_thresholds();
+	test_judge();
 	unlink(path);
 	rmdir(dir);
 	return check_exit();

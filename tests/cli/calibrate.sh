@@ -14,6 +14,23 @@ expect "calibrate: the profile has its parts" \
 	sh -c "head -1 '$prof' | grep -qx 'ucopy-profile 1' && tail -1 '$prof' | grep -qx end && grep -q '^policy ' '$prof' && grep -q '^measure hot 64K ' '$prof' && grep -q '^measure cold ' '$prof' && grep -q '^distance 64 0/1 ' '$prof' && grep -q '^cpu.features ' '$prof'"
 
 policy=$(sed -n 's/^policy //p' "$prof")
+UCOPY_PROFILE= XDG_CACHE_HOME=$dir/nothing-here run features --json
+auto=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["policy"])' "$out")
+# The profile is never a policy that lost to auto: either the derived one
+# with its gain, or auto's with a note saying so (docs/calibrate.md).  And
+# above the largest size measured (64K) it is auto's: its last rule.
+expect "calibrate: the policy beat auto, or is auto's with a note" python3 -c '
+import sys
+prof, auto = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+policy = [l[7:] for l in prof if l.startswith("policy ")][0]
+fallback = any(l.startswith("note calibration found nothing better than auto") for l in prof)
+if fallback:
+    assert policy == auto, (policy, auto)
+else:
+    gain = [float(l.split()[3]) for l in prof if l.startswith("gain auto hot ")]
+    assert policy != auto and gain, (policy, gain)
+assert policy.split(",")[-1] == auto.split(",")[-1], (policy, auto)
+' "$prof" "$auto"
 UCOPY_PROFILE=$prof run features --json
 expect "features: the profile is loaded" python3 -c '
 import json, sys
