@@ -206,8 +206,9 @@ struct cal_check *calibration_check(struct calibration *cal, const char *name,
 /* Keeps the derived policy when the checks show it ahead of `auto` (the
  * policy inherit points to) by CAL_ACCEPT over the hot sizes where the two
  * pick different kernels and the mixed workloads together, with one of
- * them significantly ahead, no mixed workload and not the cold sizes
- * significantly behind, and no hot size more than CAL_MAX_LOSS behind;
+ * them significantly ahead; no mixed workload significantly behind, nor the
+ * mixed workloads or the cold sizes where they differ CAL_SIGNIFICANT
+ * behind in geometric mean, and no hot size more than CAL_MAX_LOSS behind;
  * else (auto's own policy included) puts auto's policy in its place with a
  * note saying why.  Sets the gains either way.  Without checks or without
  * inherit the derived policy stays. */

@@ -664,6 +664,8 @@ static void test_judge(void)
 		{ "4K:word,movsb", 0.85, 1.05, 1.0, "slower than auto on mix" },
 		{ "4K:word,movsb", 1.30, 0.90, 1.0, "1.30x slower than auto at 2048 bytes hot" },
 		{ "4K:word,movsb", 0.85, 1.0, 1.20, "speed cold" },
+		{ "4K:word,movsb", 0.85, 1.0, 1.03, "speed cold" },
+		{ "4K:word,movsb", 0.85, 1.025, 1.0, "speed on mixed sizes" },
 		{ "1K:word,movsb", 0.85, 1.0, 1.0, "auto's own" },
 	};
 	for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
