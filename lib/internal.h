@@ -39,6 +39,7 @@ KERNEL_DECL(sse2);
 KERNEL_DECL(avx2);
 KERNEL_DECL(avx512);
 KERNEL_DECL(nt);
+KERNEL_DECL(nt512);
 
 /* Backward copy for overlapping memmove with dst > src (kernels/<arch>/). */
 void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;

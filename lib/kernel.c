@@ -46,6 +46,9 @@ static const struct ucopy_kernel kernels[] = {
 	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(avx512) },
 	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
 	  UCOPY_F(SSE2), BODIES(nt) },
+	/* zmm16-19 only; below 257 bytes the avx512 kernel, hence BW and VL. */
+	{ "nt512", "non-temporal 64-byte zmm stores of whole cache lines (avx512 below 257 bytes)",
+	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(nt512) },
 #endif
 	{ "libc", "the system C library's memcpy", 0, 0, k_libc, NULL },
 };

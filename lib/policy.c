@@ -423,7 +423,18 @@ static const struct named named[] = {
  * copies of 8, 24, 32 and 48 MiB (ties at 4 MiB; glibc 2.36 runs rep movsb
  * up to 114 MiB there).  Only the running CPU's caches are known; for
  * another feature set 32 MiB stands in (a quarter of a typical 128 MiB
- * server L3). */
+ * server L3).
+ *
+ * Above it nt512 where 512-bit stores are free (as avx512 above), else nt:
+ * one 64-byte streaming store per line instead of four 16-byte ones.  On
+ * Xeon family 6 model 207 under KVM, hot and cold, nt512 measured 1.14-1.22x
+ * glibc 2.36's own non-temporal loop at 256 MiB - 1 GiB, 1.65-2.06x its rep
+ * movsb at 64 MiB, and nt took 1.01-1.13x nt512's time
+ * (docs/performance-kernels.md, "nt and nt512").  With the prefetching
+ * loops nt512 also ran 1.3x rep movsb's speed for hot repeated copies of
+ * 2-4 MiB and 1.5-1.7x at 8-32 MiB, but the threshold stays where the
+ * caches put it: a repeated copy does not show what its streaming stores
+ * cost the next reader of the destination. */
 #define AUTO_VECTOR_LIMIT (2 * KIB)
 #define AUTO_ZMM_LIMIT (4 * KIB)
 #define AUTO_NT_FALLBACK (32 * MIB)
@@ -477,7 +488,8 @@ static void auto_text(uint64_t f, char *buf, size_t len)
 	}
 	if (runs("nt", f)) {
 		put_size(buf, len, &pos, auto_nt_limit(f));
-		put(buf, len, &pos, ":%s,nt", vec);
+		put(buf, len, &pos, ":%s,%s", vec,
+		    zmm_is_free(f) && runs("nt512", f) ? "nt512" : "nt");
 	} else {
 		put(buf, len, &pos, "%s", vec);
 	}
@@ -545,6 +557,7 @@ static const char *const fallback[][5] = {
 	{ "avx2", "sse2", "unrolled", NULL },
 	{ "sse2", "unrolled", NULL },
 	{ "movsb_safe", "movsb", NULL },
+	{ "nt512", "nt", "unrolled", NULL },
 	{ "nt", "unrolled", NULL },
 };
 

@@ -139,7 +139,7 @@ static void test_table(void)
 {
 	static const char *const order[] = {
 		"byte", "word", "unrolled", "movsq", "movsb", "movsb_safe",
-		"sse2", "avx2", "avx512", "nt", "libc",
+		"sse2", "avx2", "avx512", "nt", "nt512", "libc",
 	};
 	size_t count = ucopy_kernel_count();
 	CHECK(count == sizeof order / sizeof order[0], "%zu kernels, expected %zu",
@@ -207,7 +207,7 @@ static void test_extable(void)
 	} fns[] = {
 		BODIES(byte), BODIES(word), BODIES(unrolled), BODIES(movsq),
 		BODIES(movsb), BODIES(movsb_safe), BODIES(sse2), BODIES(avx2),
-		BODIES(avx512), BODIES(nt),
+		BODIES(avx512), BODIES(nt), BODIES(nt512),
 		{ "fixup tail", (uintptr_t)ucopy_fixup_tail, 1 },
 		{ "memmove backward", (uintptr_t)ucopy_copy_backward, 0 },
 		{ "memmove forward", (uintptr_t)ucopy_copy_forward_overlap, 0 },

@@ -1,0 +1,104 @@
+/*
+ * nt512.S - non-temporal copy with 64-byte AVX-512 streaming stores, for
+ * copies larger than the caches.
+ *
+ * Assumptions: x86-64 SysV; AVX-512F, and BW and VL for the avx512 kernel it
+ * hands short copies to (the caller checked the CPU and that the OS enabled
+ * the zmm and opmask state); no alignment; src and dst do not overlap.  As
+ * nt: for sizes where the destination would only evict useful lines.
+ *
+ * Size classes:
+ *   0..256   the avx512 kernel (a tail call): at most four vectors, no loop
+ *   > 256    one unaligned zmm at the head with an ordinary store, then
+ *            whole cache lines with vmovntdq: while more than 16 KiB remain,
+ *            16 KiB groups of 256-byte blocks that prefetch the next group
+ *            interleaved over its four pages (nt.S, NT_PREFETCH), then single
+ *            lines; an sfence (as nt), then the last 64 bytes from the end
+ *            with an ordinary store.
+ * Why a kernel apart from nt: one 64-byte streaming store fills a
+ * write-combining buffer at once where nt needs four 16-byte ones.  At
+ * 256 MiB - 1 GiB, hot and cold, nt512 measured 1.14-1.22x glibc 2.36's
+ * non-temporal loop and nt took 1.01-1.13x nt512's time; without the
+ * prefetches the zmm loop alone reached 0.91-1.0x glibc (Xeon family 6
+ * model 207, KVM; docs/performance-kernels.md, "nt and nt512").
+ * Only zmm16-19 are used: no vzeroupper on any path (see avx512.S).
+ *
+ * Fault discipline as nt.S: stores strictly in order, cursors at the block
+ * in flight; the fixup runs sfence first, then the shared tail.
+ */
+#include "asm.h"
+
+#define NT_GROUP 16384
+
+.macro nt512_body try
+	cmp	$256, %rdx
+	.if \try
+	jbe	ucopy_t_avx512
+	.else
+	jbe	ucopy_k_avx512
+	.endif
+	mov	%rdi, %rax
+	/* The head store commits dst[0..64), so moving the cursors up to the
+	 * next cache line of dst (1..64 bytes) keeps them committed. */
+	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
+	EX(.Lfix_\try, vmovdqu64 %zmm16, (%rdi))
+	mov	%edi, %ecx
+	and	$63, %ecx
+	sub	$64, %rcx
+	sub	%rcx, %rdi
+	sub	%rcx, %rsi
+	add	%rcx, %rdx
+	cmp	$NT_GROUP, %rdx
+	jbe	.Llines_\try
+.Lgroup_\try:
+	lea	NT_GROUP(%rsi), %r9
+	mov	$NT_GROUP / 256, %ecx
+	.p2align 4
+.Lblock_\try:
+	prefetcht0	(%r9)
+	prefetcht0	4096(%r9)
+	prefetcht0	8192(%r9)
+	prefetcht0	12288(%r9)
+	add	$64, %r9
+	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
+	EX(.Lfix_\try, vmovdqu64 64(%rsi), %zmm17)
+	EX(.Lfix_\try, vmovdqu64 128(%rsi), %zmm18)
+	EX(.Lfix_\try, vmovdqu64 192(%rsi), %zmm19)
+	EX(.Lfix_\try, vmovntdq %zmm16, (%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm17, 64(%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm18, 128(%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm19, 192(%rdi))
+	add	$256, %rsi
+	add	$256, %rdi
+	sub	$256, %rdx
+	dec	%ecx
+	jnz	.Lblock_\try
+	cmp	$NT_GROUP, %rdx
+	ja	.Lgroup_\try
+.Llines_\try:
+	cmp	$64, %rdx
+	jbe	.Llast_\try
+.Lline_\try:
+	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
+	EX(.Lfix_\try, vmovntdq %zmm16, (%rdi))
+	add	$64, %rsi
+	add	$64, %rdi
+	sub	$64, %rdx
+	cmp	$64, %rdx
+	ja	.Lline_\try
+.Llast_\try:
+	sfence
+	EX(.Lfix_\try, vmovdqu64 -64(%rsi,%rdx), %zmm16)
+	EX(.Lfix_\try, vmovdqu64 %zmm16, -64(%rdi,%rdx))
+	RET
+
+	.if \try
+.Lfix_\try:
+	sfence
+	jmp	ucopy_fixup_tail
+	.endif
+.endm
+
+KERNEL(nt512)
+
+	.section .note.GNU-stack, "", @progbits
