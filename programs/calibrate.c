@@ -318,7 +318,7 @@ static int worth(const struct run *r, size_t k, size_t n)
 		return n <= 512;
 	if (!strcmp(name, "unrolled"))
 		return n <= ((size_t)64 << 10);
-	if (!strcmp(name, "nt"))
+	if (calibration_streams(kernel(k)))
 		return n >= ((size_t)64 << 10);
 	return 1;
 }
@@ -391,7 +391,7 @@ static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
 		for (size_t k = 0; k < r->nk; k++) {
 			if (!worth(r, k, n) && (int)k != libc)
 				continue;
-			if (n >= LARGE && prev && (int)k != libc && strcmp(kernel(k)->name, "nt") &&
+			if (n >= LARGE && prev && (int)k != libc && !calibration_streams(kernel(k)) &&
 			    !(prev->ns[CAL_HOT][k] <= FINALIST_RATIO * prev_best))
 				continue;
 			idx[nv++] = k;
@@ -410,10 +410,10 @@ static int sweep(struct run *r, const size_t *sizes, size_t nsizes)
 			behind[k] = med[j] > PRUNE_RATIO * best ? behind[k] + 1 : 0;
 			/* From 4 KiB on: below, startup costs shift the
 			 * order from size to size. */
-			/* nt is kept: it loses until copies outgrow the
-			 * caches, which is the point of timing it. */
+			/* Streaming kernels are kept: they lose until copies
+			 * outgrow the caches, which is the point of timing them. */
 			if (behind[k] >= 2 && n >= 4096 && r->candidate[k] &&
-			    strcmp(kernel(k)->name, "nt")) {
+			    !calibration_streams(kernel(k))) {
 				r->pruned[k] = 1;
 				say(r, "%s is %.1fx behind at %zu bytes: not timed above",
 				    kernel(k)->name, med[j] / best, n);

@@ -34,6 +34,11 @@ int calibration_kernel_index(const struct ucopy_kernel *k)
 	return -1;
 }
 
+int calibration_streams(const struct ucopy_kernel *k)
+{
+	return k && !strncmp(k->name, "nt", 2);
+}
+
 static size_t nkernels(void)
 {
 	size_t n = ucopy_kernel_count();

@@ -176,6 +176,9 @@ void calibration_init(struct calibration *cal);
 void calibration_free(struct calibration *cal);
 /* Index of k in the kernel table, or -1 when it does not fit CAL_MAX_KERNELS. */
 int calibration_kernel_index(const struct ucopy_kernel *k);
+/* A streaming-store kernel (nt, nt512): it loses until copies outgrow the
+ * caches, so calibration keeps timing it where others would be pruned. */
+int calibration_streams(const struct ucopy_kernel *k);
 /* The point for `size`, inserted in order when new.
  * @return : NULL when CAL_MAX_POINTS are in use. */
 struct cal_point *calibration_point(struct calibration *cal, size_t size);

@@ -619,7 +619,10 @@ void report_analyse(struct report *r)
 	size_t m = var_index(r, "movsb"), v = best_vector(r);
 	if (m != SIZE_MAX && v != SIZE_MAX)
 		crossings(r, &r->hot, v, m);
-	size_t nt = var_index(r, "nt");
+	/* The widest streaming kernel this CPU runs. */
+	size_t nt = var_index(r, "nt512");
+	if (nt == SIZE_MAX)
+		nt = var_index(r, "nt");
 	if (nt != SIZE_MAX && m != SIZE_MAX)
 		crossings(r, &r->cold, m, nt);
 	crossings(r, &r->hot, r->ilibc, r->iucopy);
