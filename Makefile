@@ -127,7 +127,7 @@ fuzz:
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" lib $(addprefix $(B)-fuzz/,$(PRG_LIBOBJ:$(B)/%=%))
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 
-$(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(B)-fuzz/libucopy.a $(wildcard $(B)-fuzz/programs/*.o)
+$(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(wildcard $(B)-fuzz/programs/*.o)
 	@$(if $(Q),echo "  FUZZ    $<")
 	$(Q)$(FUZZ_CC) $(ALL_CPPFLAGS) -Iprograms -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
 		$(filter-out $(B)-fuzz/programs/main.o,$(wildcard $(B)-fuzz/programs/*.o)) $(B)-fuzz/libucopy.a $(LDLIBS)

@@ -10,8 +10,10 @@
 #define UCOPY_TEST_CHECK_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 static int check_failures;   /* in the current group */
 static int check_failed_groups;
@@ -57,6 +59,27 @@ static void __attribute__((unused)) check_skip(const char *name, const char *why
 static int __attribute__((unused)) check_exit(void)
 {
 	return check_failed_groups ? 1 : 0;
+}
+
+/* Anonymous pages with protection prot; exits (status 2) when the system
+ * has none to give, which is no test result. */
+static void *__attribute__((unused)) check_map(size_t len, int prot)
+{
+	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return p;
+}
+
+/* splitmix64: one 64-bit state, so a run replays from its printed seed. */
+static uint64_t __attribute__((unused)) check_rnd(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
 }
 
 #endif

@@ -45,16 +45,6 @@ static unsigned char pattern(size_t i)
 	return c == GUARD ? 0x55 : c;
 }
 
-static void *map(size_t len, int prot)
-{
-	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		exit(2);
-	}
-	return p;
-}
-
 static void setup_variants(void)
 {
 	uint64_t features = ucopy_cpu()->features;
@@ -122,7 +112,7 @@ static int next_offset(size_t n, size_t off)
  * starting `off` bytes before the end faults at offset off. */
 static void test_source_end(const struct variant *v)
 {
-	unsigned char *m = map(3 * page, PROT_NONE);
+	unsigned char *m = check_map(3 * page, PROT_NONE);
 	unsigned char *rd = m + page;
 	mprotect(rd, page, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < page; i++)
@@ -160,7 +150,7 @@ static void test_source_end(const struct variant *v)
  * read-only. */
 static void test_dest_end(const struct variant *v, int next_prot)
 {
-	unsigned char *m = map(3 * page, PROT_NONE);
+	unsigned char *m = check_map(3 * page, PROT_NONE);
 	unsigned char *wr = m + page;
 	mprotect(wr, page, PROT_READ | PROT_WRITE);
 	if (next_prot != PROT_NONE) {
@@ -203,8 +193,8 @@ static void test_large(const struct variant *v)
 			for (int in_dst = 0; in_dst < 2; in_dst++) {
 				size_t n = sizes[si];
 				size_t len = (n / page + 3) * page;
-				unsigned char *s = map(len, PROT_READ | PROT_WRITE);
-				unsigned char *d = map(len, PROT_READ | PROT_WRITE);
+				unsigned char *s = check_map(len, PROT_READ | PROT_WRITE);
+				unsigned char *d = check_map(len, PROT_READ | PROT_WRITE);
 				unsigned char *src = s + aligns[ai][0], *dst = d + aligns[ai][1];
 				for (size_t i = 0; i < n; i++)
 					src[i] = pattern(i);
@@ -291,7 +281,7 @@ static void test_sigbus(void)
 /* ucopy_from zero-fills exactly the part not copied. */
 static void test_from(void)
 {
-	unsigned char *m = map(2 * page, PROT_READ | PROT_WRITE);
+	unsigned char *m = check_map(2 * page, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < page; i++)
 		m[i] = pattern(i);
 	mprotect(m + page, page, PROT_NONE);
@@ -364,7 +354,7 @@ static void test_threads(void)
 	const char *scale = getenv("UCOPY_TEST_THREAD_ITERATIONS");
 	if (scale)
 		iterations = atol(scale);
-	unsigned char *m = map(2 * page, PROT_READ | PROT_WRITE);
+	unsigned char *m = check_map(2 * page, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < page; i++)
 		m[i] = pattern(i);
 	mprotect(m + page, page, PROT_NONE);
@@ -412,7 +402,7 @@ static void install_app_handler(int flags)
 
 static volatile char *bad_pointer(void)
 {
-	return (volatile char *)map(page, PROT_NONE);
+	return (volatile char *)check_map(page, PROT_NONE);
 }
 
 /* Runs fn in a child; returns its wait status. */

@@ -30,22 +30,12 @@ static uint64_t seed, rs;
 
 static uint64_t rnd(void)
 {
-	/* splitmix64: one 64-bit state, replayable from the printed seed */
-	uint64_t z = (rs += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
+	return check_rnd(&rs);
 }
 
 static void *map(size_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		exit(2);
-	}
-	return p;
+	return check_map(len, PROT_READ | PROT_WRITE);
 }
 
 /* Copies n bytes with k's plain body (try 0) or try body (try 1) at source

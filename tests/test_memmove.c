@@ -28,21 +28,12 @@ static uint64_t rs;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rs += 0x9E3779B97F4A7C15u);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-	return z ^ (z >> 31);
+	return check_rnd(&rs);
 }
 
 static void *map(size_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		perror("mmap");
-		exit(2);
-	}
-	return p;
+	return check_map(len, PROT_READ | PROT_WRITE);
 }
 
 /* Moves n bytes between offsets s and d of the buffer with fn and with

@@ -3,13 +3,12 @@
  * as the command parses what it read: no crash, and an accepted
  * distribution is a proper one that the sampler can draw from.
  */
+#include "fuzz.h"
 #include "dist.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,21 +2,18 @@
  * fuzz_policy.c - libFuzzer target for policy text: parsing and resolving
  * never crash, and whatever parses survives a format/parse round trip.
  */
+#include "fuzz.h"
 #include "ucopy.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 
 	struct ucopy_policy p, q;
 	char err[256], buf[2048];

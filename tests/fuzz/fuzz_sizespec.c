@@ -2,21 +2,18 @@
  * fuzz_sizespec.c - libFuzzer target for sizes and size lists: no crash, no
  * hang on huge ranges, and every accepted list within its limits.
  */
+#include "fuzz.h"
 #include "sizespec.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1);
+	char *text = fuzz_text(data, size);
 	if (!text)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
 
 	char err[256];
 	size_t v;
