@@ -40,6 +40,17 @@ size_t ucopy_try_first_limit;
 ucopy_try_fn ucopy_try_first_fn = ucopy_try_cold;
 ucopy_try_fn ucopy_try_impl = ucopy_try_cold;
 
+/* The fast entries (x86-64 only; elsewhere the words are never read). */
+size_t ucopy_entry_limit[UCOPY_NENTRIES];
+size_t ucopy_try_entry_limit[UCOPY_NENTRIES];
+
+#if defined(__x86_64__)
+static const ucopy_kernel_fn entry_plain[UCOPY_NENTRIES] = {
+	ucopy_k_sse2, ucopy_k_avx2, ucopy_k_avx512 };
+static const ucopy_try_fn entry_try[UCOPY_NENTRIES] = {
+	ucopy_t_sse2, ucopy_t_avx2, ucopy_t_avx512 };
+#endif
+
 /* Sizes past the first rule.  The last rule's limit is SIZE_MAX, and no
  * object has SIZE_MAX bytes, so the scan always stops inside the table. */
 static struct ucopy_ret dispatch_rules(void *restrict dst,
@@ -77,6 +88,15 @@ static void compile(const struct ucopy_policy *p)
 	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
+#if defined(__x86_64__)
+	/* Last: from here the fast entry of the first kernel takes the sizes
+	 * below its limit (the kernel is fit for this CPU: ucopy_policy_fit
+	 * or the profile loader checked). */
+	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
+		if (plain[0].fn == entry_plain[i])
+			__atomic_store_n(&ucopy_entry_limit[i], plain[0].limit,
+					 __ATOMIC_RELEASE);
+#endif
 }
 
 /* ucopy_try from now on runs the try bodies directly (called once the
@@ -88,6 +108,12 @@ void ucopy_try_enable(void)
 	__atomic_store_n(&ucopy_try_impl, rest, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_limit, tolerant[0].limit, __ATOMIC_RELEASE);
+#if defined(__x86_64__)
+	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
+		if (tolerant[0].fn == entry_try[i])
+			__atomic_store_n(&ucopy_try_entry_limit[i],
+					 tolerant[0].limit, __ATOMIC_RELEASE);
+#endif
 }
 
 /* Resolves spec for the running CPU; on failure *p is untouched. */

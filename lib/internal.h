@@ -70,6 +70,14 @@ extern ucopy_try_fn ucopy_try_first_fn HIDDEN;
 extern ucopy_try_fn ucopy_try_impl HIDDEN;
 void ucopy_try_enable(void) HIDDEN;
 
+/* The fast entries ucopy_memcpy and ucopy_try resolve to (entry.S,
+ * KERNEL_ENTRY in kernels/x86_64/asm.h), by kernel: sse2, avx2, avx512.
+ * A word is the active policy's first limit when its first kernel is that
+ * one, else 0; sizes below it go straight into the kernel. */
+#define UCOPY_NENTRIES 3
+extern size_t ucopy_entry_limit[UCOPY_NENTRIES] HIDDEN;
+extern size_t ucopy_try_entry_limit[UCOPY_NENTRIES] HIDDEN;
+
 /* Fault-tolerant copies (fault.c).  ucopy_try_ready is set once the policy
  * is compiled and the handler installed.  ucopy_try_cold installs them
  * (ucopy_try before that point); ucopy_try_local is ucopy_try's hidden

@@ -74,6 +74,47 @@ FUNC(ucopy_t_##name);                   \
 	name##_body 1;                  \
 END(ucopy_t_##name)
 
+/* KERNEL_ENTRY(name, idx): KERNEL(name), each body preceded by a fast entry
+ * that ucopy_memcpy / ucopy_try resolve to (a GNU IFUNC, entry.S) on a CPU
+ * where auto's first kernel is this one.  The entry is one compare and
+ * branch: sizes below ucopy_entry_limit[idx] (ucopy_try_entry_limit[idx])
+ * fall through into the body, the others jump to the generic entry.
+ * dispatch.c sets the word to the active policy's first limit when its first
+ * kernel is this one, whatever chose the policy (auto, UCOPY_POLICY, a
+ * profile), and leaves it 0 otherwise: then every size takes the generic
+ * path.  The entry is 13 bytes (7 + a rel32 jae: its target is in another
+ * object) placed at the end of a 64-byte line, so that the body still starts
+ * one, as KERNEL's do; the .p2align after it pads only if that ever changes. */
+#define FAST_ENTRY(sym, words, idx, generic)    \
+	.p2align 6;                             \
+	.skip 51, 0xcc;                         \
+	.globl sym;                             \
+	.hidden sym;                            \
+	.hidden generic;                        \
+	.type sym, @function;                   \
+sym:                                            \
+	cmp	words+8*idx(%rip), %rdx;        \
+	jae	generic;                        \
+	.size sym, . - sym;                     \
+	.p2align 6
+
+#define KERNEL_ENTRY(name, idx)                                         \
+	FAST_ENTRY(ucopy_memcpy_##name, ucopy_entry_limit, idx,         \
+		   ucopy_memcpy_generic);                               \
+FUNC(ucopy_k_##name);                                                   \
+	name##_body 0;                                                  \
+END(ucopy_k_##name);                                                    \
+	FAST_ENTRY(ucopy_try_##name, ucopy_try_entry_limit, idx,        \
+		   ucopy_try_local);                                    \
+FUNC(ucopy_t_##name);                                                   \
+	name##_body 1;                                                  \
+END(ucopy_t_##name)
+
+/* The indices of the fast entries in ucopy_entry_limit[]. */
+#define ENTRY_SSE2 0
+#define ENTRY_AVX2 1
+#define ENTRY_AVX512 2
+
 /* The rdx bytes at rsi/rdi one at a time; ends with RET.  The cursors
  * advance after each store, so the fixup is the shared tail itself. */
 .macro BYTES try

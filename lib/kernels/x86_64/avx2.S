@@ -118,6 +118,6 @@
 	.endif
 .endm
 
-KERNEL(avx2)
+KERNEL_ENTRY(avx2, ENTRY_AVX2)
 
 	.section .note.GNU-stack, "", @progbits

@@ -140,6 +140,6 @@
 	RET
 .endm
 
-KERNEL(avx512)
+KERNEL_ENTRY(avx512, ENTRY_AVX512)
 
 	.section .note.GNU-stack, "", @progbits

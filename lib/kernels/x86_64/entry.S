@@ -1,7 +1,25 @@
 /*
  * entry.S - the exported entry points ucopy_memcpy and ucopy_try.
  *
- * Assumptions: x86-64 SysV.  dispatch.c compiles the active policy into
+ * Assumptions: x86-64 SysV, an ELF toolchain with GNU IFUNC (binutils 2.20+,
+ * glibc 2.11+; static, static-pie and shared links alike).
+ *
+ * ucopy_memcpy and ucopy_try are GNU indirect functions.  Their resolver
+ * picks, by raw CPUID/XGETBV, the fast entry of the kernel that auto runs
+ * for small copies on this CPU (avx512 where AVX-512F/BW/VL and AVX-VNNI,
+ * else avx2, else sse2; policy.c's auto_text): a compare of the size with
+ * ucopy_entry_limit[k] and a fall-through into the kernel body
+ * (KERNEL_ENTRY in asm.h).  dispatch.c sets that word to the active
+ * policy's first limit when the policy's first kernel is k, so the default
+ * policy (and any other that starts with the same kernel) pays one
+ * compare-and-branch and no indirect jump for its small copies.  Sizes at or
+ * above the word, and all sizes while it is 0 (before first use, or when
+ * the active policy starts with another kernel), take the generic entry
+ * below.  The resolver calls nothing: in a static binary IRELATIVE
+ * relocations are applied before the C library is initialised, and it runs
+ * before ASan's runtime in a sanitized one.
+ *
+ * The generic entries: dispatch.c compiles the active policy into
  * ucopy_first_limit/ucopy_first_fn (its first rule) and ucopy_memcpy_impl
  * (what handles every larger size: the next kernel or the rule scan); before
  * first use the limit is 0 and the impl is the resolver.  ucopy_try has the
@@ -10,13 +28,10 @@
  *
  * A plain body returns {dst, left} in rax:rdx, rax being what memcpy
  * returns, and a try body returns the count not copied in rax, what
- * ucopy_try returns: so neither entry needs a frame or a second call, only a
- * compare and one indirect jump, the same one glibc's memcpy pays in its
- * PLT.  The first rule is checked here because it carries the small copies,
- * where one more jump through a C dispatcher measured ~30% (3 ns on 64-byte
- * copies, Xeon family 6 model 207 under KVM); calling the kernel and moving
- * rdx to rax, as ucopy_try did when it shared the plain bodies, measured
- * 0.4-1.4 ns at 1-256 bytes (docs/performance.md).
+ * ucopy_try returns: so neither entry needs a frame or a second call.  On
+ * Xeon family 6 model 207 under KVM the generic entry's compare and indirect
+ * jump cost 0.5-1 ns per small copy in a loop (12-31% of a 1-128 byte copy);
+ * docs/performance.md, "The memcpy entry".
  */
 #include "asm.h"
 
@@ -28,22 +43,98 @@
 .endm
 
 	.text
-	.globl ucopy_memcpy
-	.type ucopy_memcpy, @function
+	.globl ucopy_memcpy_generic
+	.hidden ucopy_memcpy_generic
+	.type ucopy_memcpy_generic, @function
 	.p2align 5
-ucopy_memcpy:
+ucopy_memcpy_generic:
 	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_memcpy_impl
+	.size ucopy_memcpy_generic, . - ucopy_memcpy_generic
+
+	/* The library's own calls use the hidden name: no PLT, no IFUNC. */
+	.globl ucopy_try_local
+	.hidden ucopy_try_local
+	.type ucopy_try_local, @function
+	.p2align 5
+ucopy_try_local:
+	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_impl
+	.size ucopy_try_local, . - ucopy_try_local
+
+/* The fast entry for this CPU, by ENTRY_* index in eax: the tests of
+ * cpu.c (OSXSAVE, XCR0 SSE+AVX state for AVX2, + opmask/ZMM state for
+ * AVX-512) and auto's choice in policy.c.  Clobbers rcx, rdx, r8-r10. */
+	.p2align 4
+entry_class:
+	push	%rbx
+	mov	$ENTRY_SSE2, %r8d
+	xor	%eax, %eax
+	cpuid
+	cmp	$7, %eax
+	jb	9f
+	mov	$1, %eax
+	cpuid
+	bt	$27, %ecx		/* OSXSAVE */
+	jnc	9f
+	xor	%ecx, %ecx
+	xgetbv
+	mov	%eax, %r9d		/* XCR0 */
+	and	$0x6, %eax
+	cmp	$0x6, %eax
+	jne	9f
+	mov	$7, %eax
+	xor	%ecx, %ecx
+	cpuid
+	mov	%eax, %r10d		/* subleaves of leaf 7 */
+	bt	$5, %ebx		/* AVX2 */
+	jnc	9f
+	mov	$ENTRY_AVX2, %r8d
+	and	$0xc0010000, %ebx	/* AVX512F, BW, VL */
+	cmp	$0xc0010000, %ebx
+	jne	9f
+	and	$0xe6, %r9d
+	cmp	$0xe6, %r9d
+	jne	9f
+	test	%r10d, %r10d
+	jz	9f
+	mov	$7, %eax
+	mov	$1, %ecx
+	cpuid
+	bt	$4, %eax		/* AVX-VNNI */
+	jnc	9f
+	mov	$ENTRY_AVX512, %r8d
+9:	mov	%r8d, %eax
+	pop	%rbx
+	ret
+	.size entry_class, . - entry_class
+
+/* RESOLVER plain|try: rax = the fast entry for entry_class's answer. */
+.macro RESOLVER kind
+	call	entry_class
+	lea	ucopy_\kind\()_sse2(%rip), %rdx
+	lea	ucopy_\kind\()_avx2(%rip), %rcx
+	cmp	$ENTRY_AVX2, %eax
+	cmove	%rcx, %rdx
+	lea	ucopy_\kind\()_avx512(%rip), %rcx
+	cmp	$ENTRY_AVX512, %eax
+	cmove	%rcx, %rdx
+	mov	%rdx, %rax
+	ret
+.endm
+
+	/* The symbols are the resolvers; the dynamic linker (or, static, the
+	 * C library's start-up code) binds them to what these return. */
+	.globl ucopy_memcpy
+	.type ucopy_memcpy, @gnu_indirect_function
+	.p2align 4
+ucopy_memcpy:
+	RESOLVER memcpy
 	.size ucopy_memcpy, . - ucopy_memcpy
 
 	.globl ucopy_try
-	.type ucopy_try, @function
-	/* The library's own calls use the hidden name: no PLT. */
-	.globl ucopy_try_local
-	.hidden ucopy_try_local
-	.p2align 5
+	.type ucopy_try, @gnu_indirect_function
+	.p2align 4
 ucopy_try:
-ucopy_try_local:
-	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_impl
+	RESOLVER try
 	.size ucopy_try, . - ucopy_try
 
 	.section .note.GNU-stack, "", @progbits

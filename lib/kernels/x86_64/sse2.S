@@ -50,6 +50,6 @@
 	RET
 .endm
 
-KERNEL(sse2)
+KERNEL_ENTRY(sse2, ENTRY_SSE2)
 
 	.section .note.GNU-stack, "", @progbits

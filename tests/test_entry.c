@@ -1,0 +1,127 @@
+/*
+ * test_entry.c - the fast entries of ucopy_memcpy and ucopy_try (x86-64:
+ * kernels/x86_64/entry.S, KERNEL_ENTRY in asm.h).
+ *
+ * Each case runs in a child, because the active policy is resolved once per
+ * process: it sets UCOPY_POLICY (or not), copies every size 0..600 and some
+ * at the rule limits through ucopy_memcpy and ucopy_try, and checks which
+ * fast-entry word dispatch.c set.  Under the default policy it also checks
+ * that the IFUNC resolver (raw CPUID) picked the entry of auto's first
+ * kernel: the resolver and policy.c's auto must agree, or the default
+ * policy silently loses its fast path.
+ */
+#include "check.h"
+#include "internal.h"
+
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+void *ucopy_memcpy_sse2(void *, const void *, size_t);
+void *ucopy_memcpy_avx2(void *, const void *, size_t);
+void *ucopy_memcpy_avx512(void *, const void *, size_t);
+size_t ucopy_try_sse2(void *, const void *, size_t);
+size_t ucopy_try_avx2(void *, const void *, size_t);
+size_t ucopy_try_avx512(void *, const void *, size_t);
+
+static const char *const entry_kernel[UCOPY_NENTRIES] = { "sse2", "avx2", "avx512" };
+
+static unsigned char src[10000], dst[10000];
+
+static void copies(void)
+{
+	static const size_t big[] = { 2047, 2048, 2049, 4095, 4096, 4097, 9000 };
+	for (size_t i = 0; i < sizeof src; i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	for (size_t n = 0; n <= 600 + sizeof big / sizeof big[0]; n++) {
+		size_t len = n <= 600 ? n : big[n - 601];
+		memset(dst, 0, sizeof dst);
+		CHECK(ucopy_memcpy(dst + 1, src + 3, len) == dst + 1, "ret %zu", len);
+		CHECK(!memcmp(dst + 1, src + 3, len) && dst[0] == 0 && dst[len + 1] == 0,
+		      "memcpy %zu", len);
+		memset(dst, 0, sizeof dst);
+		CHECK(ucopy_try(dst + 2, src + 5, len) == 0, "try ret %zu", len);
+		CHECK(!memcmp(dst + 2, src + 5, len) && dst[1] == 0 && dst[len + 2] == 0,
+		      "try %zu", len);
+	}
+}
+
+/* The words after the first copies: only the first kernel's is set, to its
+ * limit.  Returns the index of the set one, or -1. */
+static int words(void)
+{
+	const struct ucopy_policy *p = ucopy_active()->policy;
+	size_t limit = p->nrules == 1 ? SIZE_MAX : p->rule[0].limit;
+	int set = -1;
+	for (int i = 0; i < UCOPY_NENTRIES; i++) {
+		int mine = !strcmp(p->rule[0].kernel->name, entry_kernel[i]);
+		CHECK(ucopy_entry_limit[i] == (mine ? limit : 0), "word %d: %zu", i,
+		      ucopy_entry_limit[i]);
+		if (ucopy_fault_installed())
+			CHECK(ucopy_try_entry_limit[i] == (mine ? limit : 0),
+			      "try word %d: %zu", i, ucopy_try_entry_limit[i]);
+		if (mine)
+			set = i;
+	}
+	return set;
+}
+
+static void child(const char *policy)
+{
+	if (policy)
+		setenv("UCOPY_POLICY", policy, 1);
+	else
+		unsetenv("UCOPY_POLICY");
+	setenv("UCOPY_PROFILE", "", 1);
+	for (int i = 0; i < UCOPY_NENTRIES; i++)
+		CHECK(ucopy_entry_limit[i] == 0, "word %d set before first use", i);
+	copies();
+	int set = words();
+	if (!policy) {
+		void *plain[] = { (void *)ucopy_memcpy_sse2, (void *)ucopy_memcpy_avx2,
+				  (void *)ucopy_memcpy_avx512 };
+		void *try[] = { (void *)ucopy_try_sse2, (void *)ucopy_try_avx2,
+				(void *)ucopy_try_avx512 };
+		CHECK(set >= 0, "auto starts with %s, which has no fast entry",
+		      ucopy_active()->policy->rule[0].kernel->name);
+		if (set >= 0) {
+			CHECK((void *)ucopy_memcpy == plain[set],
+			      "ucopy_memcpy resolved to another entry than auto's %s",
+			      entry_kernel[set]);
+			CHECK((void *)ucopy_try == try[set],
+			      "ucopy_try resolved to another entry than auto's %s",
+			      entry_kernel[set]);
+		}
+	}
+	fflush(stdout);
+	_exit(check_failures ? 1 : 0);
+}
+
+static void run(const char *name, const char *policy)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		child(policy);
+	int st = 0;
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid, "fork/wait");
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
+	check_group(name);
+}
+
+int main(void)
+{
+	run("entry: default policy takes the fast entry the resolver chose", NULL);
+	run("entry: UCOPY_POLICY starting with another kernel", "64:word,movsb");
+	run("entry: UCOPY_POLICY with one rule (sse2)", "sse2");
+	run("entry: UCOPY_POLICY sse2 then avx2", "100:sse2,avx2");
+	run("entry: UCOPY_POLICY starting with byte", "8:byte,2K:sse2,movsq");
+	return check_exit();
+}
+#else
+int main(void)
+{
+	check_skip("entry", "fast entries are x86-64 only");
+	return 0;
+}
+#endif
