@@ -77,6 +77,8 @@ void ucopy_try_enable(void) HIDDEN;
 #define UCOPY_NENTRIES 3
 extern size_t ucopy_entry_limit[UCOPY_NENTRIES] HIDDEN;
 extern size_t ucopy_try_entry_limit[UCOPY_NENTRIES] HIDDEN;
+/* The index of the fast entry the IFUNC resolvers pick (x86-64 only). */
+int ucopy_entry_class(void) HIDDEN;
 
 /* Fault-tolerant copies (fault.c).  ucopy_try_ready is set once the policy
  * is compiled and the handler installed.  ucopy_try_cold installs them

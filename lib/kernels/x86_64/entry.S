@@ -62,9 +62,13 @@ ucopy_try_local:
 
 /* The fast entry for this CPU, by ENTRY_* index in eax: the tests of
  * cpu.c (OSXSAVE, XCR0 SSE+AVX state for AVX2, + opmask/ZMM state for
- * AVX-512) and auto's choice in policy.c.  Clobbers rcx, rdx, r8-r10. */
+ * AVX-512) and auto's choice in policy.c.  Clobbers rcx, rdx, r8-r10
+ * (a C function: tests/test_entry.c checks it against auto). */
+	.globl ucopy_entry_class
+	.hidden ucopy_entry_class
+	.type ucopy_entry_class, @function
 	.p2align 4
-entry_class:
+ucopy_entry_class:
 	push	%rbx
 	mov	$ENTRY_SSE2, %r8d
 	xor	%eax, %eax
@@ -105,11 +109,11 @@ entry_class:
 9:	mov	%r8d, %eax
 	pop	%rbx
 	ret
-	.size entry_class, . - entry_class
+	.size ucopy_entry_class, . - ucopy_entry_class
 
-/* RESOLVER plain|try: rax = the fast entry for entry_class's answer. */
+/* RESOLVER plain|try: rax = the fast entry for ucopy_entry_class's answer. */
 .macro RESOLVER kind
-	call	entry_class
+	call	ucopy_entry_class
 	lea	ucopy_\kind\()_sse2(%rip), %rdx
 	lea	ucopy_\kind\()_avx2(%rip), %rcx
 	cmp	$ENTRY_AVX2, %eax
