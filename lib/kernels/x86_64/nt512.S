@@ -12,7 +12,7 @@
  *   > 256    one unaligned zmm at the head with an ordinary store, then
  *            whole cache lines with vmovntdq: while more than 16 KiB remain,
  *            16 KiB groups of 256-byte blocks that prefetch the next group
- *            interleaved over its four pages (nt.S, NT_PREFETCH), then single
+ *            interleaved over its four pages (NT_PREFETCH, asm.h), then single
  *            lines; an sfence (as nt), then the last 64 bytes from the end
  *            with an ordinary store.
  * Why a kernel apart from nt: one 64-byte streaming store fills a
@@ -28,7 +28,27 @@
  */
 #include "asm.h"
 
-#define NT_GROUP 16384
+/* The 256-byte block at the cursors: four loads, then four streamed stores. */
+.macro nt512_block try
+	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
+	EX(.Lfix_\try, vmovdqu64 64(%rsi), %zmm17)
+	EX(.Lfix_\try, vmovdqu64 128(%rsi), %zmm18)
+	EX(.Lfix_\try, vmovdqu64 192(%rsi), %zmm19)
+	EX(.Lfix_\try, vmovntdq %zmm16, (%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm17, 64(%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm18, 128(%rdi))
+	EX(.Lfix_\try, vmovntdq %zmm19, 192(%rdi))
+.endm
+
+.macro nt512_line try, off
+	EX(.Lfix_\try, vmovdqu64 \off(%rsi), %zmm16)
+	EX(.Lfix_\try, vmovntdq %zmm16, \off(%rdi))
+.endm
+
+.macro nt512_last try
+	EX(.Lfix_\try, vmovdqu64 -64(%rsi,%rdx), %zmm16)
+	EX(.Lfix_\try, vmovdqu64 %zmm16, -64(%rdi,%rdx))
+.endm
 
 .macro nt512_body try
 	cmp	$256, %rdx
@@ -38,65 +58,9 @@
 	jbe	ucopy_k_avx512
 	.endif
 	mov	%rdi, %rax
-	/* The head store commits dst[0..64), so moving the cursors up to the
-	 * next cache line of dst (1..64 bytes) keeps them committed. */
 	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
 	EX(.Lfix_\try, vmovdqu64 %zmm16, (%rdi))
-	mov	%edi, %ecx
-	and	$63, %ecx
-	sub	$64, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
-	cmp	$NT_GROUP, %rdx
-	jbe	.Llines_\try
-.Lgroup_\try:
-	lea	NT_GROUP(%rsi), %r9
-	mov	$NT_GROUP / 256, %ecx
-	.p2align 4
-.Lblock_\try:
-	prefetcht0	(%r9)
-	prefetcht0	4096(%r9)
-	prefetcht0	8192(%r9)
-	prefetcht0	12288(%r9)
-	add	$64, %r9
-	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
-	EX(.Lfix_\try, vmovdqu64 64(%rsi), %zmm17)
-	EX(.Lfix_\try, vmovdqu64 128(%rsi), %zmm18)
-	EX(.Lfix_\try, vmovdqu64 192(%rsi), %zmm19)
-	EX(.Lfix_\try, vmovntdq %zmm16, (%rdi))
-	EX(.Lfix_\try, vmovntdq %zmm17, 64(%rdi))
-	EX(.Lfix_\try, vmovntdq %zmm18, 128(%rdi))
-	EX(.Lfix_\try, vmovntdq %zmm19, 192(%rdi))
-	add	$256, %rsi
-	add	$256, %rdi
-	sub	$256, %rdx
-	dec	%ecx
-	jnz	.Lblock_\try
-	cmp	$NT_GROUP, %rdx
-	ja	.Lgroup_\try
-.Llines_\try:
-	cmp	$64, %rdx
-	jbe	.Llast_\try
-.Lline_\try:
-	EX(.Lfix_\try, vmovdqu64 (%rsi), %zmm16)
-	EX(.Lfix_\try, vmovntdq %zmm16, (%rdi))
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
-	cmp	$64, %rdx
-	ja	.Lline_\try
-.Llast_\try:
-	sfence
-	EX(.Lfix_\try, vmovdqu64 -64(%rsi,%rdx), %zmm16)
-	EX(.Lfix_\try, vmovdqu64 %zmm16, -64(%rdi,%rdx))
-	RET
-
-	.if \try
-.Lfix_\try:
-	sfence
-	jmp	ucopy_fixup_tail
-	.endif
+	NT_STREAM \try, nt512_block, nt512_line, nt512_last
 .endm
 
 KERNEL(nt512)
