@@ -283,6 +283,19 @@ END(ucopy_t_##name)
 	RET
 .endm
 
+/* Moves the cursors (rdi, rsi) forward to the next \width-byte boundary of
+ * dst, 1..\width bytes, and rdx back by as much.  Callers have already
+ * stored at least the first \width bytes, so the cursors stay committed and
+ * the loop after can use aligned stores. */
+.macro ALIGN_DST width
+	mov	%edi, %ecx
+	and	$\width - 1, %ecx
+	sub	$\width, %rcx
+	sub	%rcx, %rdi
+	sub	%rcx, %rsi
+	add	%rcx, %rdx
+.endm
+
 /* NT_PREFETCH: while copying a 16 KiB group, each 256-byte block prefetches
  * one line in each of the next group's four 4 KiB pages, so that the loads
  * stream from up to eight pages at once while the stores stay in order.
@@ -315,12 +328,7 @@ END(ucopy_t_##name)
  * and \last (the last 64 bytes, ordinary stores).  The fixup .Lfix_\try
  * runs sfence, so the streaming stores are ordered before the tail's. */
 .macro NT_STREAM try, block, line, last
-	mov	%edi, %ecx
-	and	$63, %ecx
-	sub	$64, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
+	ALIGN_DST 64
 	cmp	$NT_GROUP, %rdx
 	jbe	.Llines_\try
 .Lgroup_\try:

@@ -84,12 +84,7 @@
 .Lgt256_\try:
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
-	mov	%edi, %ecx
-	and	$31, %ecx
-	sub	$32, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
+	ALIGN_DST 32
 	.p2align 4
 .Lloop_\try:
 	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)

@@ -98,12 +98,7 @@
 	/* The head store commits dst[0..64), so moving the cursors up to the
 	 * next cache line of dst (1..64 bytes) keeps them committed. */
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
-	mov	%edi, %ecx
-	and	$63, %ecx
-	sub	$64, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
+	ALIGN_DST 64
 	.p2align 4
 .Lloop_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)

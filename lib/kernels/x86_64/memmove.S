@@ -36,12 +36,7 @@ FUNC(ucopy_copy_forward_overlap)
 	movdqu	-32(%rsi,%rdx), %xmm11
 	movdqu	-16(%rsi,%rdx), %xmm12
 	lea	(%rdi,%rdx), %r9
-	mov	%edi, %ecx
-	and	$15, %ecx
-	sub	$16, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
+	ALIGN_DST 16
 	.p2align 4
 .Lfwd_loop:
 	XMM_BLOCK -1, none, movdqa

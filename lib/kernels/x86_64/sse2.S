@@ -32,12 +32,7 @@
 	 * next 16-byte boundary of dst (1..16 bytes) keeps them committed. */
 	EX(ucopy_fixup_tail, movdqu (%rsi), %xmm0)
 	EX(ucopy_fixup_tail, movdqu %xmm0, (%rdi))
-	mov	%edi, %ecx
-	and	$15, %ecx
-	sub	$16, %rcx
-	sub	%rcx, %rdi
-	sub	%rcx, %rsi
-	add	%rcx, %rdx
+	ALIGN_DST 16
 	.p2align 4
 .Lloop_\try:
 	XMM_BLOCK \try, ucopy_fixup_tail, movdqa
