@@ -284,9 +284,10 @@ END(ucopy_t_##name)
 .endm
 
 /* Moves the cursors (rdi, rsi) forward to the next \width-byte boundary of
- * dst, 1..\width bytes, and rdx back by as much.  Callers have already
- * stored at least the first \width bytes, so the cursors stay committed and
- * the loop after can use aligned stores. */
+ * dst, 1..\width bytes, and rdx back by as much, so the loop after can use
+ * aligned stores.  The bytes skipped are a head vector's, which the caller
+ * stores itself: the kernels store it first, so the cursors stay committed
+ * for a fixup; memmove's forward path stores it last. */
 .macro ALIGN_DST width
 	mov	%edi, %ecx
 	and	$\width - 1, %ecx
