@@ -419,13 +419,11 @@ static int in_child(void (*fn)(void))
 	return status;
 }
 
-/* Exit 42 when the application's handler got the fault outside ucopy, after
- * ucopy recovered one of its own. */
-static void child_app_handler_first(void)
+/* The end of the chaining scenarios: ucopy recovers a fault of its own, then
+ * a fault outside ucopy must reach the application's handler (exit 42). */
+static void recover_then_app_fault(volatile char *bad)
 {
-	install_app_handler(0);
 	char buf[16];
-	volatile char *bad = bad_pointer();
 	if (ucopy_try(buf, (const void *)bad, 16) != 16)
 		_exit(3);
 	if (sigsetjmp(app_jmp, 1) == 0) {
@@ -433,6 +431,14 @@ static void child_app_handler_first(void)
 		_exit(4);
 	}
 	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+/* Exit 42 when the application's handler got the fault outside ucopy, after
+ * ucopy recovered one of its own. */
+static void child_app_handler_first(void)
+{
+	install_app_handler(0);
+	recover_then_app_fault(bad_pointer());
 }
 
 static void child_no_handler(void)
@@ -499,22 +505,13 @@ static void child_altstack(void)
 	if (sigaltstack(&ss, NULL) != 0)
 		_exit(6);
 	install_app_handler(SA_ONSTACK);
-	char buf[16];
-	volatile char *bad = bad_pointer();
-	if (ucopy_try(buf, (const void *)bad, 16) != 16)
-		_exit(3);
-	if (sigsetjmp(app_jmp, 1) == 0) {
-		(void)*bad;
-		_exit(4);
-	}
-	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+	recover_then_app_fault(bad_pointer());
 }
 
 /* A handler installed after ucopy's replaces it; ucopy_fault_init() puts
  * ucopy's back and passes other faults to the newer handler. */
 static void child_replaced(void)
 {
-	char buf[16];
 	volatile char *bad = bad_pointer();
 	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
 		_exit(7);
@@ -523,13 +520,7 @@ static void child_replaced(void)
 		_exit(8);
 	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
 		_exit(9);
-	if (ucopy_try(buf, (const void *)bad, 16) != 16)
-		_exit(3);
-	if (sigsetjmp(app_jmp, 1) == 0) {
-		(void)*bad;
-		_exit(4);
-	}
-	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+	recover_then_app_fault(bad);
 }
 
 /* A SIGSEGV sent with kill() during a program that uses ucopy reaches the
