@@ -457,12 +457,18 @@ static void check_auto(uint64_t f, const char *label)
 		CHECK(strcmp(k->name, "movsb"), "auto (%s) at %zu: movsb (%s)",
 		      label, probe[i], text);
 	}
-	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX))) {
-		CHECK(ucopy_policy_kernel(&p, 4352) == ucopy_kernel_find("movsb_safe"),
-		      "auto (%s) at 4352 is not movsb_safe: %s", label, text);
-	}
 	const struct ucopy_kernel *z = ucopy_kernel_find("avx512");
-	const char *want = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI)) ? "avx512"
+	int zmm = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI));
+	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX))) {
+		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2). */
+		size_t from = zmm ? 4096 : 2048;
+		const struct ucopy_kernel *below = ucopy_policy_kernel(&p, from - 1);
+		CHECK(below == (zmm ? z : ucopy_kernel_find("avx2")),
+		      "auto (%s) at %zu is %s: %s", label, from - 1, below->name, text);
+		CHECK(ucopy_policy_kernel(&p, from) == ucopy_kernel_find("movsb_safe"),
+		      "auto (%s) at %zu is not movsb_safe: %s", label, from, text);
+	}
+	const char *want = zmm ? "avx512"
 			 : (f & F(AVX2)) && (f & F(AVX)) ? "avx2" : NULL;
 	if (want)
 		CHECK(!strcmp(ucopy_policy_kernel(&p, 100)->name, want),
