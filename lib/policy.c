@@ -407,9 +407,9 @@ static const struct named named[] = {
  * further, though hot it would win: at 4-12 KiB avx512 took 0.68-0.99x
  * movsb_safe's time hot (source offsets {0,5} x destination offsets {0,37},
  * and distances 0..4064) but 0.98-1.16x cold (the offsets); at 8 KiB that
- * is 2-9 ns gained hot against 50-200 ns lost cold, because its stores read
- * each destination line first and rep movsb's do not (Xeon family 6 model
- * 207, KVM; docs/performance.md, "Why avx512 stops at 4 KiB").
+ * is 2-9 ns gained hot against 50-200 ns lost cold (Xeon family 6 model
+ * 207, KVM; docs/performance.md, "Why avx512 stops at 4 KiB"; most likely
+ * its stores read each destination line first, and rep movsb's do not).
  *
  * From 2 KiB rep movsb where ERMS makes it fast, but only as movsb_safe, which
  * checks (dst - src) mod 4096 and runs the avx2 loop at the distances where
