@@ -42,7 +42,7 @@ static const struct ucopy_kernel kernels[] = {
 	  UCOPY_F(AVX2), BODIES(avx2) },
 	/* Byte-masked moves (BW) of zmm16-23 and, near a page end, ymm16/xmm16
 	 * (VL): EVEX-only registers need no vzeroupper. */
-	{ "avx512", "64-byte vectors, one masked move up to 64 bytes, aligned-store loop",
+	{ "avx512", "64-byte vectors, one masked move below 64 bytes, aligned-store loop",
 	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(avx512) },
 	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
 	  UCOPY_F(SSE2), BODIES(nt) },

@@ -399,7 +399,7 @@ static const struct named named[] = {
  * with AVX-VNNI, glibc 2.36's test in cpu_features.c) avx512 takes the
  * vector range up to 4 KiB, because there the gain is not little: on Xeon family 6 model 207 under KVM one zmm store
  * retires per cycle like one ymm store, so avx512 copies 256 B - 4 KiB in
- * about half avx2's time, and its masked 0..64 class has no size branch
+ * about half avx2's time, and its masked 0..63 class has no size branch
  * (fleetbench distributions: 0.35-0.47x glibc's time, avx2 0.9-1.0x).
  * glibc 2.36 runs its zmm memmove there.  It stops at 4 KiB, not 2: from
  * 2 to 4 KiB avx512 still beat movsb_safe there, and once the copy leaves

@@ -8,7 +8,7 @@
  * the build machine runs.
  *
  * Size classes:
- *   0..64    one masked load and one masked store of n bytes (vmovdqu8 with
+ *   0..63    one masked load and one masked store of n bytes (vmovdqu8 with
  *            a bzhi mask): no branch on the size, so a mix of short sizes
  *            costs no mispredictions.  Masked-out bytes do not fault, but
  *            when they lie on an unmapped or read-only page the CPU takes a
@@ -17,9 +17,14 @@
  *            dst goes to the general-register and xmm/ymm classes instead
  *            (0..3, 4..7, 8..15, 16..31, 32..63 as head and tail accesses
  *            that overlap).
- *   65..128  two, 129..256 four, 257..512 eight zmm vectors: head and tail
+ *   64..128  two, 129..256 four, 257..512 eight zmm vectors: head and tail
  *            halves that overlap in the middle; the first vector and, above
- *            256, the last four are loaded before the size branch.
+ *            256, the last four are loaded before the size branch.  64
+ *            goes with the unmasked class (two moves of the same vector):
+ *            a repeated 64-byte copy took 0.84-0.86x the masked move's
+ *            time, and the fleetbench distributions 1.00-1.03x, on Xeon
+ *            family 6 model 207 under KVM (docs/performance.md, "The
+ *            small-copy class").
  *   > 512    the head vector unaligned, then 256-byte blocks with stores
  *            aligned to the cache line, then the last 256 bytes (loaded
  *            before the loop) from the end; but when those 256 bytes of
@@ -46,8 +51,8 @@
 
 .macro avx512_body try
 	mov	%rdi, %rax
-	cmp	$64, %rdx
-	ja	.Lgt64_\try
+	cmp	$63, %rdx
+	ja	.Lgt63_\try
 	mov	%esi, %ecx
 	and	$4095, %ecx
 	cmp	$4032, %ecx
@@ -63,7 +68,7 @@
 	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
 	RET
 
-.Lgt64_\try:
+.Lgt63_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
 	cmp	$128, %rdx
 	ja	.Lgt128_\try
@@ -166,7 +171,7 @@
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, -64(%rdi,%rdx))
 	RET
 
-	/* 0..64 bytes within 64 of the end of a page at src or dst */
+	/* 0..63 bytes within 64 of the end of a page at src or dst */
 .Ledge_\try:
 	cmp	$32, %edx
 	jae	.L32_64_\try
