@@ -275,11 +275,6 @@ static int seq_class(struct copy_seq *s, size_t n)
 	return seq_uniform(s, n / 2 ? n / 2 : 1, 2 * n, n);
 }
 
-static size_t round_up(size_t n, size_t to)
-{
-	return (n + to - 1) / to * to;
-}
-
 /* A cell in `cache`: hot is the measuring core's (one slot each side);
  * cold walks enough slots that a batch never copies the same lines twice and
  * flushes each batch's lines first, which needs far less memory than walking
@@ -288,7 +283,7 @@ static void cell_for(struct cell *c, const struct copy_seq *seq, enum cal_state 
 {
 	cell_init(c, seq, CACHE_HOT, 0, seq->max_off > 64 ? 0 : 2048);
 	if (s == CAL_COLD) {
-		size_t stride = round_up(seq->max_n + seq->max_off, 64);
+		size_t stride = cell_slot_stride(seq);
 		size_t slots = ((size_t)64 << 20) / stride;
 		if (slots > 16384)
 			slots = 16384;

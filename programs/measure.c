@@ -196,17 +196,10 @@ int cache_parse(const char *s, enum cache_state *c)
 	return -1;
 }
 
-static size_t round_up(size_t n, size_t to)
-{
-	return (n + to - 1) / to * to;
-}
-
-/* Distance between slots: room for the largest copy at the largest per-copy
- * offset, in whole cache lines so offsets mod 64 hold in every slot. */
-static size_t slot_stride(const struct copy_seq *s)
+size_t cell_slot_stride(const struct copy_seq *s)
 {
 	size_t need = s->max_n + s->max_off;
-	return need ? round_up(need, 64) : 64;
+	return need ? size_round_up(need, 64) : 64;
 }
 
 static size_t cache_l2(void)
@@ -230,7 +223,7 @@ int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache
 	c->seq = seq;
 	c->src.offset = src_offset;
 	c->dst.offset = dst_offset;
-	size_t stride = slot_stride(seq);
+	size_t stride = cell_slot_stride(seq);
 	if (cache == CACHE_WARM) {
 		c->src.region = c->dst.region = cache_l2() / 4;
 	} else if (cache == CACHE_COLD) {
@@ -239,7 +232,7 @@ int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache
 		 * line; random offsets spill half a line on average. */
 		size_t spill = seq->len == 1 ? (src_offset > dst_offset ? src_offset : dst_offset) % 64
 					     : 32;
-		size_t touched = round_up((size_t)seq->mean_n + spill, 64);
+		size_t touched = size_round_up((size_t)seq->mean_n + spill, 64);
 		if (touched == 0)
 			touched = 64;
 		size_t llc = cache_llc();
@@ -307,7 +300,7 @@ static size_t scatter_step(size_t n)
 
 static int map_side(struct mapping *m, size_t need, char *err, size_t errlen)
 {
-	need = round_up(need, 4096);
+	need = size_round_up(need, 4096);
 	if (m->len >= need)
 		return 0;
 	if (m->p)
@@ -616,7 +609,7 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		return -1;
 	}
 	const struct copy_seq *seq = c->seq;
-	size_t stride = slot_stride(seq);
+	size_t stride = cell_slot_stride(seq);
 	struct walk ws, wd;
 	struct mapping *ms = &m->src, *md = &m->dst;
 	size_t nslots_s = c->src.region ? c->src.region / stride : 1;

@@ -120,6 +120,17 @@ struct cell {
 					 than scattered */
 };
 
+/* n rounded up to a multiple of `to` (> 0). */
+static inline size_t size_round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+/* The distance between a side's slots: room for the largest copy at the
+ * largest per-copy offset, in whole cache lines so that offsets mod 64 hold
+ * in every slot.  A region of whole slots is a multiple of it. */
+size_t cell_slot_stride(const struct copy_seq *seq);
+
 /* Sets up c for a cache state as described at the top.
  * @return : 0, or -1 when an offset is >= 4096. */
 int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,

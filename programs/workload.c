@@ -43,11 +43,6 @@ const char *workload_list_models(size_t i)
 	return i < NNAMED ? named[i].models : NULL;
 }
 
-static size_t round_up(size_t n, size_t to)
-{
-	return (n + to - 1) / to * to;
-}
-
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -66,7 +61,7 @@ static int setup_tcp(struct workload *w)
 		return -2;
 	size_t l2 = ucopy_cpu()->l2;
 	size_t ring = 2 * l2 > WORKLOAD_TCP_RING_MIN ? 2 * l2 : WORKLOAD_TCP_RING_MIN;
-	ring = round_up(ring, WORKLOAD_TCP_CHUNK);
+	ring = size_round_up(ring, WORKLOAD_TCP_CHUNK);
 	cell_init(&w->cell, &w->seq, CACHE_HOT, 0, 0);
 	/* The user buffer is read front to back, chunk after chunk, and the
 	 * pages are filled in ring order: both sides stream, as in the kernel,
@@ -117,7 +112,7 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	 * leaving 4% of a budget for timing.  It is the fallback for an LLC so
 	 * large that the region would not be reasonable to map. */
 	size_t llc = cache_llc();
-	size_t stride = round_up(w->seq.max_n + w->seq.max_off, 64);
+	size_t stride = cell_slot_stride(&w->seq);
 	size_t region = 4 * llc;
 	if (region > WORKLOAD_COLD_WALK_MAX) {
 		region = WORKLOAD_COLD_REGION;
