@@ -1099,7 +1099,8 @@ static void table_workloads(FILE *f, const struct report *r)
 				snprintf(buf[k], sizeof buf[k], "%.2f [%.2f\xe2\x80\x93%.2f]", q->est,
 					 q->lo, q->hi);
 			cells[2 + k] = buf[k];
-			cls[2 + k] = p == w->best[k] ? "best good"
+			cls[2 + k] = !isfinite(q->est) ? NULL
+				     : p == w->best[k] ? "best good"
 				     : q->lo > SAME ? "bad" : NULL;
 		}
 		html_table_row(&t, w->pol_name[p], cells, cls);

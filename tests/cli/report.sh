@@ -129,6 +129,18 @@ check(rows("t-probes") == [k["name"] for k in data["probes"]["kernels"]], "probe
 w = data["workloads"]
 check(rows("t-workloads") == [q["name"] for q in w["policies"]] + ["fastest-ns"], "workload rows %s" % rows("t-workloads"))
 check(len(w["workloads"]) == 3, "three workloads: %s" % [x["name"] for x in w["workloads"]])
+# --quick maps at most 256 MiB for a workload: cold-read walks 4x the LLC
+# (64 MiB, flushed, past 2 GiB), so it runs only where that is small.
+c = data["machine"]["caches"]
+llc = c.get("l3") or c.get("l2") or 32 << 20
+region = (4 * llc if 4 * llc <= 2 << 30 else 64 << 20) // 4096 * 4096
+for x in w["workloads"]:
+    unrun = all(q["ns_median"] is None for q in x["results"])
+    want = x["name"] == "cold-read" and region > 256 << 20
+    check(unrun == want, "%s: %s (region %d)" % (x["name"], "not run" if unrun else "run", region))
+    check((x["best"] is None) == unrun, "%s: best %s" % (x["name"], x["best"]))
+    check(("%s: not run with --quick" % x["name"] in w["reason"]) == unrun,
+          "%s: reason %r" % (x["name"], w["reason"]))
 check(rows("t-classes") == [r["name"] for r in data["classes"]["rows"]] and data["classes"]["rows"], "class rows")
 check(rows("t-dists") == [r["name"] for r in data["distributions"]["rows"]], "distribution rows")
 check(len(data["findings"]) >= 3, "findings: %s" % data["findings"])
