@@ -174,20 +174,25 @@ static void test_dest_end(const struct variant *v, int next_prot)
 			check_result(what, n, off, r, n > off ? n - off : 0, dst, s, lo, wr + page);
 		}
 	/* Longer copies that run 1..255 bytes into the next page: the vector
-	 * loops' tails (avx512's aligned page tail) fault there. */
-	static unsigned char big[2200];
-	for (size_t i = 0; i < sizeof big; i++)
-		big[i] = pattern(i);
+	 * loops' tails (avx512's aligned page tail) fault there.  Each from a
+	 * source inside one page and from one that ends 1..63 bytes into the
+	 * next page, where avx512's last line is stored from the end. */
+	unsigned char *sb = check_map(2 * page, PROT_READ | PROT_WRITE);
+	for (size_t i = 0; i < 2 * page; i++)
+		sb[i] = pattern(i);
 	for (size_t n = 513; n <= 2100; n += 97)
-		for (size_t t = 1; t <= 255; t += 9) {
-			size_t off = n - t;
-			unsigned char *dst = wr + page - off;
-			const unsigned char *s = big + (t & 15);
-			unsigned char *lo = dst - 64 > wr ? dst - 64 : wr;
-			memset(lo, GUARD, (size_t)(wr + page - lo));
-			size_t r = try_copy(v, dst, s, n);
-			check_result(what, n, off, r, t, dst, s, lo, wr + page);
-		}
+		for (size_t t = 1; t <= 255; t += 9)
+			for (int edge = 0; edge < 2; edge++) {
+				size_t off = n - t;
+				unsigned char *dst = wr + page - off;
+				const unsigned char *s = edge ? sb + page + 1 + t % 63 - n
+							      : sb + (t & 15);
+				unsigned char *lo = dst - 64 > wr ? dst - 64 : wr;
+				memset(lo, GUARD, (size_t)(wr + page - lo));
+				size_t r = try_copy(v, dst, s, n);
+				check_result(what, n, off, r, t, dst, s, lo, wr + page);
+			}
+	munmap(sb, 2 * page);
 	if (next_prot != PROT_NONE)
 		for (size_t i = 0; i < page; i++)
 			if (wr[page + i] != GUARD) {

@@ -39,7 +39,8 @@ static void *map(size_t len)
 }
 
 /* Copies n bytes with k's plain body (try 0) or try body (try 1) at source
- * alignment sa and destination alignment da (both from a 4096-aligned base)
+ * alignment sa and destination alignment da, both counted from GUARD bytes
+ * past a page start (so 0 is 64-byte aligned, and page offset GUARD + da),
  * and checks everything; returns 0 or -1 after recording the failure. */
 static int copy_check(const struct ucopy_kernel *k, int try, size_t n,
 		      unsigned sa, unsigned da)
@@ -117,11 +118,12 @@ static void test_kernel(const struct ucopy_kernel *k, int try)
 		}
 	}
 	/* Destinations that end 0..300 bytes into a page, where avx512 stores
-	 * its last 256 bytes aligned instead of from the end. */
+	 * its last 256 bytes aligned instead of from the end; the random
+	 * source alignment also runs its source-edge variant. */
 	for (size_t n = 513; n <= 4200 && !bad; n += 41)
 		for (unsigned e = 0; e <= 300 && !bad; e += 5)
 			bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN),
-					 (unsigned)((e + 4096 - n % 4096) % 4096));
+					 (unsigned)((e + 2 * 4096 - GUARD - n % 4096) % 4096));
 	for (size_t i = 0; i < sizeof large / sizeof large[0] && !bad; i++)
 		for (size_t n = large[i] - 1; n <= large[i] + 1 && !bad; n++)
 			bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN),
