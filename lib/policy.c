@@ -404,12 +404,13 @@ static const struct named named[] = {
  * glibc 2.36 runs its zmm memmove there.  It stops at 4 KiB, not 2: from
  * 2 to 4 KiB avx512 still beat movsb_safe there, and once the copy leaves
  * L1 (past ~16 KiB) its loop is up to 1.9x slower than rep movsb.  Not
- * further, though hot it would win: at 4-12 KiB avx512 took 0.68-0.99x
- * movsb_safe's time hot (source offsets {0,5} x destination offsets {0,37},
- * and distances 0..4064) but 0.98-1.16x cold (the offsets); at 8 KiB that
- * is 2-9 ns gained hot against 50-200 ns lost cold (Xeon family 6 model
- * 207, KVM; docs/performance.md, "Why avx512 stops at 4 KiB"; most likely
- * its stores read each destination line first, and rep movsb's do not).
+ * further, though hot it would win: at 3-12 KiB avx512 took 0.68-0.99x
+ * movsb_safe's time hot (source offsets {0,5} x destination offsets {0,37};
+ * at 4352 B-12 KiB also distances {0,1,8,31,63,2048,4064}) but at 4-16 KiB
+ * 0.98-1.16x cold (the offsets); in the four 8 KiB cells that is 2-9 ns
+ * gained hot against 54-197 ns lost cold (Xeon family 6 model 207, KVM;
+ * docs/performance.md, "Why avx512 stops at 4 KiB"; most likely its stores
+ * read each destination line first, and rep movsb's do not).
  *
  * From 2 KiB rep movsb where ERMS makes it fast, but only as movsb_safe, which
  * checks (dst - src) mod 4096 and runs the avx2 loop at the distances where

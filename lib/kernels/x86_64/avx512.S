@@ -21,19 +21,22 @@
  *            halves that overlap in the middle; the first vector and, above
  *            256, the last four are loaded before the size branch.  64
  *            goes with the unmasked class (two moves of the same vector):
- *            a repeated 64-byte copy took 0.84-0.86x the masked move's
+ *            a repeated 64-byte copy took 0.85-0.86x the masked move's
  *            time, and the fleetbench distributions 1.00-1.03x, on Xeon
  *            family 6 model 207 under KVM (docs/performance.md, "The
- *            small-copy class").
+ *            small-copy class", "64 bytes").
  *   > 512    the head vector unaligned, then 256-byte blocks with stores
  *            aligned to the cache line, then the last 256 bytes (loaded
  *            before the loop) from the end; but when those 256 bytes of
  *            the destination straddle a page, whole lines and one masked
- *            store instead, all aligned, so that no store straddles it.
+ *            store instead, aligned, so that no store straddles it (but
+ *            for the last line when the source's last line also crosses a
+ *            page: see .Llast_edge).
  *            On Xeon family 6 model 207 under KVM, 2 KiB copies whose
- *            destination ends 1..255 bytes into a page took up to 1.5x the
- *            median placement's time with the unaligned tail (glibc's too:
- *            issue 6's bar 3), and 0.59-0.92x of that with the aligned one;
+ *            destination ends 1..255 bytes into a page took 1.3-2.0x the
+ *            median placement's time with the unaligned tail in make
+ *            bench's bar 3 (glibc 1.2-1.9x), and 0.59-0.92x of that with
+ *            the aligned one (`ucopy bench`, 12 such placements);
  *            stored that way always, the tail cost 2-12% more where no
  *            page is in the way (docs/performance.md, "The page-crossing
  *            tail").
@@ -165,7 +168,8 @@
 	RET
 	/* The source line runs into the next page (a masked-out load there
 	 * would take the assist): the last 64 bytes from the end instead,
-	 * over bytes already copied. */
+	 * over bytes already copied, a store that may straddle the
+	 * destination's page after all (rare: both ends near a page end). */
 .Llast_edge_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 -64(%rsi,%rdx), %zmm16)
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, -64(%rdi,%rdx))
@@ -174,11 +178,11 @@
 	/* 0..63 bytes within 64 of the end of a page at src or dst */
 .Ledge_\try:
 	cmp	$32, %edx
-	jae	.L32_64_\try
+	jae	.L32_63_\try
 	cmp	$16, %edx
 	jae	.L16_31_\try
 	GPR_LT16 \try, ucopy_fixup_tail
-.L32_64_\try:
+.L32_63_\try:
 	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 32, %ymm16, %ymm17
 	RET
 .L16_31_\try:
