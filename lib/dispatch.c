@@ -3,8 +3,9 @@
  *
  * The active policy is resolved once, at first use, into a compiled table of
  * (limit, function) pairs.  ucopy_memcpy (kernels/<arch>/entry.S) tests the
- * first rule itself and otherwise jumps through ucopy_memcpy_impl: the second
- * kernel of a two-rule policy, or dispatch_rules() for the rest.  ucopy_try
+ * first two rules itself and otherwise jumps through ucopy_memcpy_impl: the
+ * third kernel of a three-rule policy, or dispatch_rules() for the rest
+ * (within two rules it never gets there).  ucopy_try
  * (entry.S too) does the same over a second table of the kernels' try
  * bodies, in which kernels that cannot recover from a fault are replaced.
  */
@@ -35,9 +36,13 @@ static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, 
  * until then. */
 size_t ucopy_first_limit;
 ucopy_kernel_fn ucopy_first_fn = resolve_then_copy;
+size_t ucopy_second_limit;
+ucopy_kernel_fn ucopy_second_fn = resolve_then_copy;
 ucopy_kernel_fn ucopy_memcpy_impl = resolve_then_copy;
 size_t ucopy_try_first_limit;
 ucopy_try_fn ucopy_try_first_fn = ucopy_try_cold;
+size_t ucopy_try_second_limit;
+ucopy_try_fn ucopy_try_second_fn = ucopy_try_cold;
 ucopy_try_fn ucopy_try_impl = ucopy_try_cold;
 
 /* The fast entries (x86-64 only; elsewhere the words are never read). */
@@ -51,12 +56,13 @@ static const ucopy_try_fn entry_try[UCOPY_NENTRIES] = {
 	ucopy_t_sse2, ucopy_t_avx2, ucopy_t_avx512 };
 #endif
 
-/* Sizes past the first rule.  The last rule's limit is SIZE_MAX, and no
- * object has SIZE_MAX bytes, so the scan always stops inside the table. */
+/* Sizes past the second rule of a policy of four or more.  The last rule's
+ * limit is SIZE_MAX, and no object has SIZE_MAX bytes, so the scan always
+ * stops inside the table. */
 static struct ucopy_ret dispatch_rules(void *restrict dst,
 				       const void *restrict src, size_t n)
 {
-	const struct compiled_rule *r = plain + 1;
+	const struct compiled_rule *r = plain + 2;
 	while (n >= r->limit)
 		r++;
 	return r->fn(dst, src, n);
@@ -64,7 +70,7 @@ static struct ucopy_ret dispatch_rules(void *restrict dst,
 
 static size_t dispatch_try_rules(void *dst, const void *src, size_t n)
 {
-	unsigned i = 1;
+	unsigned i = 2;
 	while (n >= tolerant[i].limit)
 		i++;
 	return tolerant[i].fn(dst, src, n);
@@ -79,13 +85,16 @@ static void compile(const struct ucopy_policy *p)
 		tolerant[i].fn = ucopy_kernel_fault_capable(p->rule[i].kernel)->try_fn;
 	}
 	ntolerant = p->nrules;
-	/* One rule: the first test always passes.  Two: the second kernel
-	 * takes the rest directly. */
-	ucopy_kernel_fn copy = p->nrules == 1 ? plain[0].fn :
-			       p->nrules == 2 ? plain[1].fn : dispatch_rules;
+	/* One rule: the first test always passes (its limit is SIZE_MAX).
+	 * Two: the second.  Three: the third kernel takes the rest directly;
+	 * more: the scan. */
+	unsigned second = p->nrules > 1;
+	ucopy_kernel_fn rest = p->nrules <= 3 ? plain[p->nrules - 1].fn : dispatch_rules;
 	/* Function pointers before limits: a thread that sees a new limit
 	 * must see the function that goes with it. */
-	__atomic_store_n(&ucopy_memcpy_impl, copy, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_memcpy_impl, rest, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_second_fn, plain[second].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_second_limit, plain[second].limit, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
 #if defined(__x86_64__)
@@ -103,9 +112,11 @@ static void compile(const struct ucopy_policy *p)
  * signal handler is in place, after the policy was compiled). */
 void ucopy_try_enable(void)
 {
-	ucopy_try_fn rest = ntolerant == 1 ? tolerant[0].fn :
-			    ntolerant == 2 ? tolerant[1].fn : dispatch_try_rules;
+	unsigned second = ntolerant > 1;
+	ucopy_try_fn rest = ntolerant <= 3 ? tolerant[ntolerant - 1].fn : dispatch_try_rules;
 	__atomic_store_n(&ucopy_try_impl, rest, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_second_fn, tolerant[second].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_second_limit, tolerant[second].limit, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_limit, tolerant[0].limit, __ATOMIC_RELEASE);
 #if defined(__x86_64__)
@@ -219,7 +230,9 @@ static struct ucopy_ret resolve_then_copy(void *restrict dst,
 					  const void *restrict src, size_t n)
 {
 	ucopy_active();
-	return (n < ucopy_first_limit ? ucopy_first_fn : ucopy_memcpy_impl)(dst, src, n);
+	return (n < ucopy_first_limit ? ucopy_first_fn
+		: n < ucopy_second_limit ? ucopy_second_fn
+		: ucopy_memcpy_impl)(dst, src, n);
 }
 
 

@@ -54,19 +54,24 @@ struct compiled_rule {
 };
 
 /* The compiled active policy (dispatch.c), read by the entry points
- * (kernels/<arch>/entry.S) as a compare and one indirect jump:
- * ucopy_memcpy sends sizes below ucopy_first_limit to ucopy_first_fn, all
- * others to ucopy_memcpy_impl; ucopy_try does the same with the try bodies
- * of the same policy (kernels that cannot recover replaced), through
- * ucopy_try_first_limit/_first_fn/_impl.  Those start as 0 and
- * ucopy_try_cold, and are set by ucopy_try_enable() once ucopy's handler is
- * installed: a try body must not run before a fault in it can be
- * recovered. */
+ * (kernels/<arch>/entry.S) as up to two compares and one indirect jump:
+ * ucopy_memcpy sends sizes below ucopy_first_limit to ucopy_first_fn, the
+ * rest below ucopy_second_limit to ucopy_second_fn, all others to
+ * ucopy_memcpy_impl; ucopy_try does the same with the try bodies of the
+ * same policy (kernels that cannot recover replaced), through
+ * ucopy_try_first_limit/_first_fn/_second_limit/_second_fn/_impl.  Those
+ * start as 0 and ucopy_try_cold, and are set by ucopy_try_enable() once
+ * ucopy's handler is installed: a try body must not run before a fault in
+ * it can be recovered. */
 extern size_t ucopy_first_limit HIDDEN;
 extern ucopy_kernel_fn ucopy_first_fn HIDDEN;
+extern size_t ucopy_second_limit HIDDEN;
+extern ucopy_kernel_fn ucopy_second_fn HIDDEN;
 extern ucopy_kernel_fn ucopy_memcpy_impl HIDDEN;
 extern size_t ucopy_try_first_limit HIDDEN;
 extern ucopy_try_fn ucopy_try_first_fn HIDDEN;
+extern size_t ucopy_try_second_limit HIDDEN;
+extern ucopy_try_fn ucopy_try_second_fn HIDDEN;
 extern ucopy_try_fn ucopy_try_impl HIDDEN;
 void ucopy_try_enable(void) HIDDEN;
 

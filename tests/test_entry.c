@@ -5,7 +5,8 @@
  * Each case runs in a child, because the active policy is resolved once per
  * process: it sets UCOPY_POLICY (or not), copies every size 0..600 and some
  * at the rule limits through ucopy_memcpy and ucopy_try, and checks which
- * fast-entry word dispatch.c set.  Under the default policy it also checks
+ * fast-entry word dispatch.c set and where the generic entry's words send
+ * sizes around every limit.  Under the default policy it also checks
  * that the IFUNC resolver (raw CPUID) picks the entry of auto's first
  * kernel: the resolver and policy.c's auto must agree, or the default
  * policy silently loses its fast path.
@@ -60,6 +61,45 @@ static int words(void)
 	return set;
 }
 
+/* The generic entry's words (entry.S, DISPATCH) send each size to the
+ * active policy's kernel for it: a size below the first limit to the first
+ * function, below the second to the second, the rest to the impl (the third
+ * kernel of a three-rule policy; the rule scan, not checked here, past
+ * that).  The same for ucopy_try's words and the try bodies. */
+static void routing(void)
+{
+	const struct ucopy_policy *p = ucopy_active()->policy;
+	size_t probe[3 * UCOPY_MAX_RULES + 4];
+	size_t np = 0;
+	probe[np++] = 0;
+	probe[np++] = 1;
+	probe[np++] = (size_t)1 << 40;
+	for (unsigned i = 0; i + 1 < p->nrules; i++) {
+		probe[np++] = p->rule[i].limit - 1;
+		probe[np++] = p->rule[i].limit;
+		probe[np++] = p->rule[i].limit + 1;
+	}
+	for (size_t i = 0; i < np; i++) {
+		size_t n = probe[i];
+		const struct ucopy_kernel *k = ucopy_policy_kernel(p, n);
+		int rule = n < ucopy_first_limit ? 0 : n < ucopy_second_limit ? 1 : 2;
+		ucopy_kernel_fn fn = rule == 0 ? ucopy_first_fn
+				   : rule == 1 ? ucopy_second_fn : ucopy_memcpy_impl;
+		if (rule < 2 || p->nrules <= 3)
+			CHECK(fn == k->fn, "%zu bytes: word %d's function is not %s's",
+			      n, rule, k->name);
+		if (!ucopy_fault_installed())
+			continue;
+		rule = n < ucopy_try_first_limit ? 0 : n < ucopy_try_second_limit ? 1 : 2;
+		ucopy_try_fn tf = rule == 0 ? ucopy_try_first_fn
+				: rule == 1 ? ucopy_try_second_fn : ucopy_try_impl;
+		if (rule < 2 || p->nrules <= 3)
+			CHECK(tf == ucopy_kernel_fault_capable(k)->try_fn,
+			      "%zu bytes: try word %d's function is not %s's try body",
+			      n, rule, k->name);
+	}
+}
+
 static void child(const char *policy)
 {
 	if (policy)
@@ -70,6 +110,7 @@ static void child(const char *policy)
 	for (int i = 0; i < UCOPY_NENTRIES; i++)
 		CHECK(ucopy_entry_limit[i] == 0, "word %d set before first use", i);
 	copies();
+	routing();
 	int set = words();
 	if (!policy) {
 		/* Compare the resolver's choice, not function addresses: a
@@ -103,6 +144,8 @@ int main(void)
 	run("entry: UCOPY_POLICY with one rule (sse2)", "sse2");
 	run("entry: UCOPY_POLICY sse2 then avx2", "100:sse2,avx2");
 	run("entry: UCOPY_POLICY starting with byte", "8:byte,2K:sse2,movsq");
+	run("entry: UCOPY_POLICY with five rules",
+	    "16:byte,64:word,1K:sse2,8K:unrolled,movsq");
 	return check_exit();
 }
 #else

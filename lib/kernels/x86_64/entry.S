@@ -20,11 +20,14 @@
  * before ASan's runtime in a sanitized one.
  *
  * The generic entries: dispatch.c compiles the active policy into
- * ucopy_first_limit/ucopy_first_fn (its first rule) and ucopy_memcpy_impl
- * (what handles every larger size: the next kernel or the rule scan); before
- * first use the limit is 0 and the impl is the resolver.  ucopy_try has the
- * same three words for the try bodies, set only once ucopy's signal handler
- * is installed; until then its limit is 0 and its impl ucopy_try_cold.
+ * ucopy_first_limit/ucopy_first_fn (its first rule),
+ * ucopy_second_limit/ucopy_second_fn (its second) and ucopy_memcpy_impl
+ * (what handles every larger size: the third kernel or the rule scan);
+ * before first use the limits are 0 and the impl is the resolver.  So a
+ * policy of up to three rules, auto's among them, runs every size with
+ * compares and one indirect jump.  ucopy_try has the same five words for
+ * the try bodies, set only once ucopy's signal handler is installed; until
+ * then its limits are 0 and its impl ucopy_try_cold.
  *
  * A plain body returns {dst, left} in rax:rdx, rax being what memcpy
  * returns, and a try body returns the count not copied in rax, what
@@ -35,11 +38,14 @@
  */
 #include "asm.h"
 
-.macro DISPATCH limit, first, rest
+.macro DISPATCH limit, first, limit2, second, rest
 	cmp	\limit(%rip), %rdx
 	jae	1f
 	jmp	*\first(%rip)
-1:	jmp	*\rest(%rip)
+1:	cmp	\limit2(%rip), %rdx
+	jae	2f
+	jmp	*\second(%rip)
+2:	jmp	*\rest(%rip)
 .endm
 
 	.text
@@ -48,7 +54,8 @@
 	.type ucopy_memcpy_generic, @function
 	.p2align 5
 ucopy_memcpy_generic:
-	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_memcpy_impl
+	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_second_limit, ucopy_second_fn, \
+		 ucopy_memcpy_impl
 	.size ucopy_memcpy_generic, . - ucopy_memcpy_generic
 
 	/* The library's own calls use the hidden name: no PLT, no IFUNC. */
@@ -57,7 +64,8 @@ ucopy_memcpy_generic:
 	.type ucopy_try_local, @function
 	.p2align 5
 ucopy_try_local:
-	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_impl
+	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_second_limit, \
+		 ucopy_try_second_fn, ucopy_try_impl
 	.size ucopy_try_local, . - ucopy_try_local
 
 /* The fast entry for this CPU, by ENTRY_* index in eax: the tests of
