@@ -63,7 +63,7 @@ static int __attribute__((unused)) check_exit(void)
 
 /* Anonymous pages with protection prot; exits (status 2) when the system
  * has none to give, which is no test result. */
-static void *__attribute__((unused)) check_map(size_t len, int prot)
+static __attribute__((unused)) void *check_map(size_t len, int prot)
 {
 	void *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
