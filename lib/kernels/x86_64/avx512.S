@@ -21,7 +21,7 @@
  *            halves that overlap in the middle; the first vector and, above
  *            256, the last four are loaded before the size branch.  64
  *            goes with the unmasked class (two moves of the same vector):
- *            a repeated 64-byte copy took 0.85-0.86x the masked move's
+ *            a repeated 64-byte copy took 0.84-0.86x the masked move's
  *            time, and the fleetbench distributions 1.00-1.03x, on Xeon
  *            family 6 model 207 under KVM (docs/performance.md, "The
  *            small-copy class", "64 bytes").
