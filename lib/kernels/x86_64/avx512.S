@@ -52,24 +52,34 @@
  */
 #include "asm.h"
 
-.macro avx512_body try
-	mov	%rdi, %rax
-	cmp	$63, %rdx
-	ja	.Lgt63_\try
-	mov	%esi, %ecx
+/* Jumps to \target when the 64-byte window at \reg (rsi or rdi) runs into
+ * the next page, where a masked-out byte could take the assist. */
+.macro PAGE_END_TEST reg, target
+	mov	\reg, %ecx
 	and	$4095, %ecx
 	cmp	$4032, %ecx
-	ja	.Ledge_\try
-	mov	%edi, %ecx
-	and	$4095, %ecx
-	cmp	$4032, %ecx
-	ja	.Ledge_\try
+	ja	\target
+.endm
+
+/* The rdx (0..64) bytes at rsi/rdi as one masked load and one masked store
+ * (bzhi leaves all 64 mask bits set for rdx = 64); ends with RET.  A
+ * faulting masked store writes nothing, so the cursors stay committed. */
+.macro MASKED_MOVE try
 	mov	$-1, %rcx
 	bzhi	%rdx, %rcx, %rcx
 	kmovq	%rcx, %k1
 	EX(ucopy_fixup_tail, vmovdqu8 (%rsi), %zmm16{%k1}{z})
 	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
 	RET
+.endm
+
+.macro avx512_body try
+	mov	%rdi, %rax
+	cmp	$63, %rdx
+	ja	.Lgt63_\try
+	PAGE_END_TEST %esi, .Ledge_\try
+	PAGE_END_TEST %edi, .Ledge_\try
+	MASKED_MOVE \try
 
 .Lgt63_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
@@ -156,16 +166,10 @@
 	cmp	$64, %rdx
 	ja	.Lline_\try
 .Llast_\try:
-	mov	%esi, %ecx
-	and	$4095, %ecx
-	cmp	$4032, %ecx
-	ja	.Llast_edge_\try
-	mov	$-1, %rcx
-	bzhi	%rdx, %rcx, %rcx
-	kmovq	%rcx, %k1
-	EX(ucopy_fixup_tail, vmovdqu8 (%rsi), %zmm16{%k1}{z})
-	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
-	RET
+	/* dst's window is the aligned line at the cursor: only src's can
+	 * run into the next page. */
+	PAGE_END_TEST %esi, .Llast_edge_\try
+	MASKED_MOVE \try
 	/* The source line runs into the next page (a masked-out load there
 	 * would take the assist): the last 64 bytes from the end instead,
 	 * over bytes already copied, a store that may straddle the
