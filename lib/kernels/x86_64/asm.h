@@ -115,6 +115,14 @@ END(ucopy_t_##name)
 #define ENTRY_AVX2 1
 #define ENTRY_AVX512 2
 
+/* Moves the cursors n bytes on (rsi, rdi forward, rdx back) once the n
+ * bytes at them are stored: what a fixup reads stays committed. */
+.macro ADVANCE n
+	add	$\n, %rsi
+	add	$\n, %rdi
+	sub	$\n, %rdx
+.endm
+
 /* The rdx bytes at rsi/rdi one at a time; ends with RET.  The cursors
  * advance after each store, so the fixup is the shared tail itself. */
 .macro BYTES try
@@ -138,9 +146,7 @@ END(ucopy_t_##name)
 .Lwords\@:
 	EX(ucopy_fixup_tail, movq (%rsi), %rcx)
 	EX(ucopy_fixup_tail, movq %rcx, (%rdi))
-	add	$8, %rsi
-	add	$8, %rdi
-	sub	$8, %rdx
+	ADVANCE 8
 	cmp	$8, %rdx
 	jae	.Lwords\@
 .Lbytes\@:
@@ -339,9 +345,7 @@ END(ucopy_t_##name)
 .Lblock_\try:
 	NT_PREFETCH
 	\block \try
-	add	$256, %rsi
-	add	$256, %rdi
-	sub	$256, %rdx
+	ADVANCE 256
 	dec	%ecx
 	jnz	.Lblock_\try
 	cmp	$NT_GROUP, %rdx
@@ -351,9 +355,7 @@ END(ucopy_t_##name)
 	jbe	.Llast_\try
 .Lline_\try:
 	\line \try, 0
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
+	ADVANCE 64
 	cmp	$64, %rdx
 	ja	.Lline_\try
 .Llast_\try:

@@ -136,9 +136,7 @@
 	EX(ucopy_fixup_tail, vmovdqa64 %zmm17, 64(%rdi))
 	EX(ucopy_fixup_tail, vmovdqa64 %zmm18, 128(%rdi))
 	EX(ucopy_fixup_tail, vmovdqa64 %zmm19, 192(%rdi))
-	add	$256, %rsi
-	add	$256, %rdi
-	sub	$256, %rdx
+	ADVANCE 256
 	cmp	$256, %rdx
 	ja	.Lloop_\try
 	/* 1..256 bytes left.  When the destination's last 256 bytes lie in
@@ -160,9 +158,7 @@
 .Lline_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
 	EX(ucopy_fixup_tail, vmovdqa64 %zmm16, (%rdi))
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
+	ADVANCE 64
 	cmp	$64, %rdx
 	ja	.Lline_\try
 .Llast_\try:

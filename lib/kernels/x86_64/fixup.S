@@ -25,9 +25,7 @@
 .Lwords:
 	EX(.Lbytes, movq (%rsi), %rcx)
 	EX(.Lbytes, movq %rcx, (%rdi))
-	add	$8, %rsi
-	add	$8, %rdi
-	sub	$8, %rdx
+	ADVANCE 8
 	cmp	$8, %rdx
 	jae	.Lwords
 .Lbytes:

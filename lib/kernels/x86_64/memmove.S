@@ -40,9 +40,7 @@ FUNC(ucopy_copy_forward_overlap)
 	.p2align 4
 .Lfwd_loop:
 	XMM_BLOCK -1, none, movdqa
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
+	ADVANCE 64
 	cmp	$64, %rdx
 	ja	.Lfwd_loop
 	movdqu	%xmm9, -64(%r9)

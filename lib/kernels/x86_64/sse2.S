@@ -36,9 +36,7 @@
 	.p2align 4
 .Lloop_\try:
 	XMM_BLOCK \try, ucopy_fixup_tail, movdqa
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
+	ADVANCE 64
 	cmp	$64, %rdx
 	ja	.Lloop_\try
 	XMM_LAST64 \try, ucopy_fixup_tail

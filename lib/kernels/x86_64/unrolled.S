@@ -36,9 +36,7 @@
 	EX(ucopy_fixup_tail, movq %r9, 40(%rdi))
 	EX(ucopy_fixup_tail, movq %r10, 48(%rdi))
 	EX(ucopy_fixup_tail, movq %r11, 56(%rdi))
-	add	$64, %rsi
-	add	$64, %rdi
-	sub	$64, %rdx
+	ADVANCE 64
 	cmp	$64, %rdx
 	jae	.Lblocks_\try
 .Lwords_check_\try:
