@@ -33,6 +33,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_stdout_check(void)
+{
+	static int reported;
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	/* errno is the failed flush's; a write that failed earlier left only
+	 * the error flag. */
+	if (!reported)
+		cli_error("cannot write to stdout: %s", errno ? strerror(errno) : "a write failed");
+	reported = 1;
+	return EXIT_FAIL;
+}
+
 static int digit(char c)
 {
 	return c >= '0' && c <= '9';

@@ -39,6 +39,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Writes what stdout still buffers and checks that every write to it
+ * succeeded; prints "ucopy: cannot write to stdout: REASON" the first time
+ * one did not.  main() calls it once every command is done.
+ * @return : 0, or EXIT_FAIL. */
+int cli_stdout_check(void);
+
 /*=====   Options   =====*/
 
 /* What a value may look like besides not starting with '-' (which is taken

@@ -792,5 +792,5 @@ int cmd_compare(int argc, char **argv)
 		print_text(&c, &w, &r, s, &out);
 	cell_result_free(&r);
 	workload_free(&w);
-	return ferror(stdout) || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+	return EXIT_OK;   /* main() checks that stdout was written */
 }

@@ -192,5 +192,4 @@ void json_null(struct json *j)
 void json_finish(struct json *j)
 {
 	fputc('\n', j->f);
-	fflush(j->f);
 }

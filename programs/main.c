@@ -41,7 +41,16 @@ static void usage(FILE *f)
 	      "  UCOPY_PROFILE  calibration profile to load\n", f);
 }
 
-int main(int argc, char **argv)
+/* Every command's output ends here: what is still buffered is written, and
+ * a write that failed at any point (a full disk, a closed pipe) makes the
+ * run fail with one message, whatever the command returned. */
+static int finish(int rc)
+{
+	int wrc = cli_stdout_check();
+	return wrc ? wrc : rc;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -80,4 +89,9 @@ int main(int argc, char **argv)
 			return EXIT_OK;
 		}
 	return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return finish(run(argc, argv));
 }

@@ -176,14 +176,8 @@ int outfile_open(struct outfile *o, const char *cmd, const char *path)
 
 int outfile_commit(struct outfile *o)
 {
-	if (o->f == stdout) {
-		errno = 0;
-		if (fflush(stdout) || ferror(stdout)) {
-			cli_error("cannot write to stdout: %s", strerror(errno ? errno : EIO));
-			return EXIT_FAIL;
-		}
-		return EXIT_OK;
-	}
+	if (o->f == stdout)
+		return cli_stdout_check();
 	errno = 0;
 	int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
 	int e = errno;

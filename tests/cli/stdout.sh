@@ -1,0 +1,54 @@
+# CLI tests: a failed write to stdout fails the run (programs/main.c,
+# cli_stdout_check).  Every command and every way of asking for text is run
+# with stdout on /dev/full, where each write fails with ENOSPC: the status
+# must be 1 with one message on stderr saying so.  features, help, --version
+# and compare --list-workloads used to exit 0 there, their output lost.
+. tests/cli/lib.sh
+
+if ! [ -c /dev/full ] || printf x 2>/dev/null >/dev/full; then
+	echo "SKIP stdout write errors: no /dev/full that fails writes"
+	exit 0
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+XDG_CACHE_HOME=$dir/cache
+export XDG_CACHE_HOME
+
+# full NAME ARGS...: ucopy ARGS with stdout on /dev/full.
+full() {
+	name=$1; shift
+	"$UCOPY" "$@" >/dev/full 2>"$err"
+	rc=$?
+	: >"$out"
+	expect "$name: a full stdout fails the run" sh -c "[ $rc -eq 1 ] &&
+		[ \$(wc -l <'$err') -eq 1 ] &&
+		grep -q '^ucopy: cannot write to stdout: No space left on device\$' '$err'"
+}
+
+full "features" features
+full "features --json" features --json
+full "help" help
+full "--help" --help
+full "-h" -h
+full "--version" --version
+for cmd in features bench compare calibrate report; do
+	full "help $cmd" help $cmd
+	full "$cmd --help" $cmd --help
+done
+full "compare --list-workloads" compare --list-workloads
+full "bench (table)" bench --kernels byte --sizes 8 --seconds 0.01 -q
+full "bench --format json" bench --kernels byte --sizes 8 --seconds 0.01 -q --format json
+full "bench --format csv" bench --kernels byte --sizes 8 --seconds 0.01 -q --format csv
+full "compare" compare linux-6.3 linux-6.4 --sizes 64 --runs 20 --seconds 0.05 -q
+full "compare --json" compare linux-6.3 linux-6.4 --sizes 64 --runs 20 --seconds 0.05 -q --json
+full "calibrate (its summary)" calibrate --seconds 0.2 --max-size 4K -o "$dir/profile"
+full "report -o -" report --quick --seconds 0.5 -q -o - --json "$dir/r.json"
+
+# A stdout that is closed fails as well (EBADF), and a run that writes
+# nothing to stdout does not.
+"$UCOPY" --version >&- 2>"$err"
+rc=$?
+expect "--version with stdout closed fails" sh -c "[ $rc -eq 1 ] && grep -q 'cannot write to stdout' '$err'"
+"$UCOPY" bench --kernels byte --sizes 8 --seconds 0.01 -q -o "$dir/b.txt" >&- 2>"$err"
+rc=$?
+expect "bench -o FILE with stdout closed: nothing to write, exit 0" sh -c "[ $rc -eq 0 ] && [ ! -s '$err' ]"
