@@ -52,13 +52,15 @@ static int digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* A separate value that starts with '-' is the next option unless the
- * option says values may look like that. */
+/* A separate value that starts with '-' is the next option unless it looks
+ * like a negative number (no option does: "--sizes -5" is a size for the
+ * size parser to refuse by name) or the option says values may look like
+ * that. */
 static int dash_value_ok(const char *v, unsigned flags)
 {
 	if (!v[1])
 		return (flags & CLI_VALUE_STDIO) != 0;
-	if ((flags & CLI_VALUE_NUMBER) && (digit(v[1]) || (v[1] == '.' && digit(v[2]))))
+	if (digit(v[1]) || (v[1] == '.' && digit(v[2])))
 		return 1;
 	return (flags & CLI_VALUE_DASH) && v[1] != '-';
 }
@@ -75,8 +77,13 @@ const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 	if (a[n] == '=')
 		return a + n + 1;
 	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	if (!v || (v[0] == '-' && !dash_value_ok(v, flags))) {
+	if (!v) {
 		*rc = cli_usage_error(cmd, "option '%s' needs a value", name);
+		return NULL;
+	}
+	if (v[0] == '-' && !dash_value_ok(v, flags)) {
+		*rc = cli_usage_error(cmd, "option '%s' needs a value, not the option '%s' "
+				      "(a value that starts with '-': %s=%s)", name, v, name, v);
 		return NULL;
 	}
 	++*i;

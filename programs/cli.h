@@ -48,8 +48,10 @@ int cli_stdout_check(void);
 /*=====   Options   =====*/
 
 /* What a value may look like besides not starting with '-' (which is taken
- * for the next option: "-o -q" is a missing file name, not a file "-q"). */
-#define CLI_VALUE_NUMBER 1u  /* "-1", "-.5": the option's parser says why not */
+ * for the next option: "-o -q" is a missing file name, not a file "-q").
+ * A negative number ("-1", "-.5") is always a value, for the option's parser
+ * to refuse by name ("bad size '-5'"): no option looks like one. */
+#define CLI_VALUE_NUMBER 1u  /* kept for the callers that name it: implied */
 #define CLI_VALUE_DASH   2u  /* one leading '-' ("-fsrm"), never "--..." */
 #define CLI_VALUE_STDIO  4u  /* a lone "-" (standard output) */
 
@@ -58,7 +60,9 @@ int cli_stdout_check(void);
  * with).  flags: CLI_VALUE_* above.
  * @return : the value; NULL when argv[*i] is not `name` (*rc unchanged), or
  *           when the value is missing or looks like an option: then
- *           "option 'NAME' needs a value" is printed and *rc is EXIT_USAGE.
+ *           "option 'NAME' needs a value" (naming the option it found
+ *           instead, and the NAME=VALUE form) is printed and *rc is
+ *           EXIT_USAGE.
  *           Does nothing and returns NULL when *rc is already non-zero, so
  *           calls can be chained in one if/else-if. */
 const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,

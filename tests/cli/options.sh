@@ -24,6 +24,20 @@ usage_error "report --json --quick: --quick is no file name" "option '--json' ne
 	report --json --quick
 usage_error "compare --sizes --json" "option '--sizes' needs a value" compare movsb word --sizes --json
 usage_error "calibrate --max-size -v" "option '--max-size' needs a value" calibrate --max-size -v
+usage_error "bench --sizes -q names the option it found" \
+	"option '--sizes' needs a value, not the option '-q' (a value that starts with '-': --sizes=-q)" \
+	bench --sizes -q
+
+# A negative number is a value, for the option's parser to refuse by name:
+# "--sizes -5" used to say "option '--sizes' needs a value".
+usage_error "bench --sizes -5 names the bad size" "bad size '-5'" bench --sizes -5
+usage_error "bench --src-align -1 names the bad offset" "bad size '-1'" bench --src-align -1
+usage_error "bench --distance -1 names the bad distance" "bad size '-1'" bench --distance -1
+usage_error "compare --sizes -5 names the bad size" "bad size '-5'" compare movsb word --sizes -5
+usage_error "compare --runs -3 names the bad count" "bad --runs '-3'" compare movsb word --runs -3
+usage_error "compare --margin -3 names the bad margin" "bad --margin '-3'" compare movsb word --margin -3
+usage_error "calibrate --max-size -5 names the bad size" "bad size '-5'" calibrate --max-size -5
+usage_error "bench --kernels -1 names the bad kernel" "unknown kernel '-1'" bench --kernels -1
 for cmd in bench compare calibrate report; do
 	args=
 	[ $cmd = compare ] && args="movsb word --sizes 64"
