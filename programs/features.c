@@ -54,7 +54,12 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		       const struct ucopy_active *a)
 {
 	char l1[16], l2[16], l3[16];
-	printf("cpu       %s\n", c->brand[0] ? c->brand : "unknown");
+	/* The brand, the profile's path and the reason (which quotes
+	 * UCOPY_POLICY and profile lines) come from outside: escaped, so that
+	 * no control byte in them reaches the terminal. */
+	fputs("cpu       ", stdout);
+	fput_escaped(c->brand[0] ? c->brand : "unknown", stdout);
+	putchar('\n');
 	printf("          %s %s, family %u model %u stepping %u\n", c->arch,
 	       c->vendor, c->family, c->model, c->stepping);
 	printf("features ");
@@ -78,11 +83,17 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 	printf("source    %s", ucopy_source_name(a->source));
 	if (a->source == UCOPY_SOURCE_DEFAULT)
 		printf(" (auto)");
-	else if (a->source == UCOPY_SOURCE_PROFILE)
-		printf(" (%s)", a->profile);
+	else if (a->source == UCOPY_SOURCE_PROFILE) {
+		fputs(" (", stdout);
+		fput_escaped(a->profile, stdout);
+		putchar(')');
+	}
 	printf("\n");
-	if (a->reason[0])
-		printf("reason    %s\n", a->reason);
+	if (a->reason[0]) {
+		fputs("reason    ", stdout);
+		fput_escaped(a->reason, stdout);
+		putchar('\n');
+	}
 }
 
 int cmd_features(int argc, char **argv)

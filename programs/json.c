@@ -2,6 +2,7 @@
  * json.c - the streaming JSON writer (see json.h).
  */
 #include "json.h"
+#include "output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,69 +64,31 @@ void json_end_object(struct json *j) { close(j, '}'); }
 void json_begin_array(struct json *j) { open(j, '['); }
 void json_end_array(struct json *j) { close(j, ']'); }
 
-/* The length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF), or 0 when there is none. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned c = p[0];
-	size_t n;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	unsigned cp = c & (0x7fu >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)   /* also stops at the NUL */
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* Strings come from the user (file names, policy text) as bytes; a byte
  * that is not part of well-formed UTF-8 is written as \u00XX (the Latin-1
  * character of that value), so the document stays valid JSON and the byte
- * can still be told. */
+ * can still be told.  Control characters (C0, DEL, C1) are escaped too, so
+ * that printing the document never sends one to a terminal. */
 static void put_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
-		if (n == 0) {
-			fprintf(f, "\\u%04x", *p++);
+		unsigned cp;
+		size_t n = utf8_decode(p, &cp);
+		if (n == 0 || char_is_control(cp)) {
+			switch (n ? cp : 0x100) {
+			case '\n': fputs("\\n", f); break;
+			case '\r': fputs("\\r", f); break;
+			case '\t': fputs("\\t", f); break;
+			default: fprintf(f, "\\u%04x", n ? cp : *p);
+			}
+			p += n ? n : 1;
 			continue;
 		}
-		if (n > 1) {
-			fwrite(p, 1, n, f);
-			p += n;
-			continue;
-		}
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-		p++;
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fwrite(p, 1, n, f);
+		p += n;
 	}
 	fputc('"', f);
 }

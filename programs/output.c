@@ -156,6 +156,66 @@ void csv_row(FILE *f, size_t n, const char *const *cells)
 	fputc('\n', f);
 }
 
+size_t utf8_decode(const unsigned char *p, unsigned *cp)
+{
+	unsigned c = p[0];
+	size_t n;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	unsigned v = c & (0x7fu >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)   /* also stops at the NUL */
+			return 0;
+		v = v << 6 | (p[i] & 0x3fu);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+int char_is_control(unsigned cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+}
+
+void fput_escaped(const char *s, FILE *f)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned cp;
+		size_t n = utf8_decode(p, &cp);
+		if (n && !char_is_control(cp)) {
+			if (*p == '\\')
+				fputc('\\', f);
+			fwrite(p, 1, n, f);
+			p += n;
+			continue;
+		}
+		for (size_t i = 0; i < (n ? n : 1); i++, p++)
+			switch (*p) {
+			case '\n': fputs("\\n", f); break;
+			case '\r': fputs("\\r", f); break;
+			case '\t': fputs("\\t", f); break;
+			default: fprintf(f, "\\x%02x", *p);
+			}
+	}
+}
+
 void fmt_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);

@@ -34,6 +34,20 @@ void table_free(struct table *t);
 /* One CSV record (RFC 4180 quoting where needed); NULL cells are empty. */
 void csv_row(FILE *f, size_t n, const char *const *cells);
 
+/* The well-formed UTF-8 sequence at p (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF).
+ * @return : its length, with its code point in *cp; 0 when there is none
+ *           (*cp unchanged). */
+size_t utf8_decode(const unsigned char *p, unsigned *cp);
+/* Whether code point cp is a control character: C0, DEL or C1 (U+0080 to
+ * U+009F), any of which a terminal may act on. */
+int char_is_control(unsigned cp);
+/* Writes s, which came from outside (the environment, a file, the CPU), so
+ * that nothing in it acts on a terminal: control characters and bytes that
+ * are not well-formed UTF-8 as \n, \r, \t or \xHH (each byte), and a
+ * backslash as \\, so that the escapes can be told from the text. */
+void fput_escaped(const char *s, FILE *f);
+
 /* A number for a table: 3 significant digits, no exponent below 1e9 ("0.812",
  * "85.3", "2210"); "-" for NaN. */
 void fmt_num(char *buf, size_t len, double v);
