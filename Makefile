@@ -1,7 +1,7 @@
 # ucopy - build, test, install.  `make help` lists the targets.
 #
 # Quiet by default; V=1 shows the commands.  Honours CC, CFLAGS, CPPFLAGS,
-# LDFLAGS, PREFIX, DESTDIR, LIBDIR, INCLUDEDIR, BINDIR.
+# LDFLAGS, PREFIX, DESTDIR, LIBDIR, INCLUDEDIR, BINDIR, DATADIR.
 
 VERSION_MAJOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MAJOR \([0-9]*\)/\1/p' include/ucopy.h)
 VERSION_MINOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MINOR \([0-9]*\)/\1/p' include/ucopy.h)
@@ -24,6 +24,11 @@ PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
+# The production size distributions that ship with ucopy (data/distributions).
+DISTDIR    := $(DATADIR)/ucopy/distributions
+DIST_FILES := $(wildcard data/distributions/*.csv) data/distributions/LICENSE \
+	      data/distributions/README.md
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 B ?= build
@@ -49,7 +54,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
-.PHONY: all lib check check-asan check-ubsan bench fuzz report install uninstall clean help
+.PHONY: FORCE all lib check check-asan check-ubsan bench fuzz report install uninstall clean help
 all: lib $(B)/ucopy
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -61,9 +66,9 @@ help:
 	@echo "make bench      the speed comparisons, side by side"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
-	@echo "make install    install header, libraries, ucopy.pc and the command"
+	@echo "make install    install header, libraries, ucopy.pc, the command and the distributions"
 	@echo "make uninstall  remove what install installed"
-	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR"
+	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR"
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,6 +79,15 @@ $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) -Ilib/kernels/$(ARCH) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+# The command looks for the distributions where install puts them
+# (programs/datadir.h): datadir.o is rebuilt when that place changes, as a
+# `make install PREFIX=...` after a plain `make` needs.
+$(B)/programs/datadir.o: PRG_CPPFLAGS += -DUCOPY_DATADIR='"$(DISTDIR)"'
+$(B)/programs/datadir.o: $(B)/datadir.stamp
+$(B)/datadir.stamp: FORCE
+	@mkdir -p $(B)
+	$(Q)echo '$(DISTDIR)' | cmp -s - $@ || echo '$(DISTDIR)' >$@
 
 $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -149,12 +163,16 @@ install: all $(B)/ucopy.pc
 	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libucopy.so
 	$(Q)install -m 644 $(B)/ucopy.pc $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc
 	$(Q)install -m 755 $(B)/ucopy $(DESTDIR)$(BINDIR)/ucopy
+	$(Q)install -d $(DESTDIR)$(DISTDIR)
+	$(Q)install -m 644 $(DIST_FILES) $(DESTDIR)$(DISTDIR)/
 	@echo "installed ucopy $(VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(LIBDIR)/libucopy.a \
 		$(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
+	$(Q)rm -f $(addprefix $(DESTDIR)$(DISTDIR)/,$(notdir $(DIST_FILES)))
+	$(Q)rmdir $(DESTDIR)$(DISTDIR) $(DESTDIR)$(DATADIR)/ucopy 2>/dev/null || true
 
 clean:
 	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz report.html report.json

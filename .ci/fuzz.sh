@@ -2,8 +2,8 @@
 # Builds the libFuzzer targets (make fuzz) and runs each for a bounded time.
 # FUZZ_SECONDS sets the time per target (default 15).  Seed inputs are made
 # in a temporary directory; the distribution target also starts from the
-# fleetbench files when ../shared has them (read there, never copied into
-# the repository).
+# fleetbench files that ship in data/distributions (copied there, so the
+# fuzzer never writes beside them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-15}
@@ -22,20 +22,15 @@ printf '1-64:+8,4352,64K' >"$work/sizespec/2"
 printf '0:0.5,8:0.25,4352:0.25\n0:1\n1:0.5,8:0.25,64:0.25\n' >"$work/dist/1"
 printf '0.1,0.2,0,0.7\n' >"$work/dist/2"
 printf '# plain\n64 3\n4K 1\n' >"$work/dist/3"
-dists=()
-if [ -d ../shared/data/fleetbench ]; then
-	dists=(../shared/data/fleetbench)
-fi
+cp data/distributions/*.csv "$work/dist/"
 
 status=0
 for t in policy sizespec dist; do
 	bin="$B-fuzz/fuzz_$t"
-	extra=()
-	[ "$t" = dist ] && extra=("${dists[@]}")
 	echo "fuzz: $t for ${secs}s"
 	# Only the fuzzer's summary lines; the full log is kept on failure.
 	if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
-		"$work/$t" "${extra[@]}" >"$work/$t.log" 2>&1; then
+		"$work/$t" >"$work/$t.log" 2>&1; then
 		echo "FAIL fuzz_$t"
 		tail -40 "$work/$t.log"
 		status=1

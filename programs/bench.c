@@ -7,6 +7,7 @@
  * only once every cell is measured.
  */
 #include "cli.h"
+#include "datadir.h"
 #include "dist.h"
 #include "json.h"
 #include "machine.h"
@@ -56,7 +57,13 @@ void help_bench(FILE *f)
 	      "                     or flushes: every copy misses every cache)\n"
 	      "  --dist FILE        draw sizes from a distribution (fleetbench, LLVM libc,\n"
 	      "                     or 'SIZE WEIGHT' lines) with random offsets; not with\n"
-	      "                     --sizes, --src-align, --dst-align or --distance\n"
+	      "                     --sizes, --src-align, --dst-align or --distance.\n"
+	      "                     A bare name is one that ships with ucopy:\n"
+	      "                     --dist Memcpy_Fleet (.csv optional)\n"
+	      "  --list-dists       list the distributions that ship with ucopy and the\n"
+	      "                     directory they were found in ($UCOPY_DATA_DIR, the\n"
+	      "                     source tree beside the command, or the installed\n"
+	      "                     ones), and time nothing\n"
 	      "  --seconds S        the whole time budget (default 2, at most 86400)\n"
 	      "  --seed N           seed for the size sequence (--dist)\n"
 	      "                     (default: fresh, printed with the results)\n"
@@ -463,8 +470,11 @@ static int parse_args(struct bench *b, int argc, char **argv)
 
 	char err[512];
 	if (b->dist_path) {
-		if (dist_read_file(b->dist_path, &b->dist, err, sizeof err) < 0)
+		static char path[4096];   /* b->dist_path from here on */
+		if (data_dist_path(b->dist_path, path, sizeof path, err, sizeof err) < 0 ||
+		    dist_read_file(path, &b->dist, err, sizeof err) < 0)
 			return cli_usage_error(CMD, "%s", err);
+		b->dist_path = path;
 		b->have_dist = 1;
 	} else {
 		b->have_sizes = 1;
@@ -858,6 +868,11 @@ int cmd_bench(int argc, char **argv)
 {
 	struct bench b;
 	memset(&b, 0, sizeof b);
+	/* --list-dists times nothing: it comes alone, as --help does. */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--list-dists"))
+			return argc == 2 ? data_print_list(stdout)
+					 : cli_usage_error(CMD, "--list-dists takes no other option");
 	int rc = parse_args(&b, argc, argv);
 	if (!rc)
 		rc = check_budget(&b);

@@ -28,13 +28,14 @@
  *     a threshold then lies between two sizes a fifth apart at most.
  *  5. verify (20%): the derived policy against `auto` and libc at the
  *     measured sizes, hot and cold, and on mixed sizes (the fleetbench
- *     distributions of ../shared/data/fleetbench when present, else sizes
- *     drawn uniformly from four classes); calibration_judge() keeps it only
+ *     distributions that ship with ucopy, datadir.h, else sizes drawn
+ *     uniformly from four classes); calibration_judge() keeps it only
  *     when it is ahead of `auto` by a significant margin, else the profile
  *     holds auto's policy.
  */
 #include "calibration.h"
 #include "cli.h"
+#include "datadir.h"
 #include "machine.h"
 #include "measure.h"
 #include "outfile.h"
@@ -44,7 +45,6 @@
 #include "ucopy.h"
 
 #include <errno.h>
-#include <glob.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -103,6 +103,10 @@ void help_calibrate(FILE *f)
 	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5;\n"
 	      "                   at most 86400)\n"
 	      "  --max-size SIZE  largest copy measured (default 64M, --quick 4M; 64..1G)\n"
+	      "  --dist-dir DIR   the size distributions (*.csv) the policy is verified\n"
+	      "                   on (default: $UCOPY_DATA_DIR, else the fleetbench files\n"
+	      "                   that ship with ucopy; without any, sizes drawn from\n"
+	      "                   four classes)\n"
 	      "  -v               progress on stderr even when it is not a terminal, and\n"
 	      "                   each phase's findings\n"
 	      "  -q               print nothing but errors\n\n"
@@ -118,6 +122,9 @@ struct run {
 	size_t max_size;
 	int quick, verbose, quiet;
 	const char *out;
+	struct data_dir dists;            /* verify's distributions */
+	int have_dists;
+	size_t dists_verified;            /* files verify() timed */
 	/* State. */
 	struct measure *m;
 	struct calibration cal;
@@ -761,26 +768,6 @@ static int refine(struct run *r)
 
 /*=====   5: verifying against auto   =====*/
 
-/* The fleetbench files of the shared checkout next to the repository,
- * found from the current directory (the repository root) or from the
- * executable (build/ucopy), as `ucopy report` finds them. */
-static int fleetbench_glob(glob_t *g)
-{
-	char exe[4096], pattern[4200];
-	if (glob("../shared/data/fleetbench/Memcpy_*.csv", 0, NULL, g) == 0)
-		return 0;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *slash;
-	if (n <= 0)
-		return -1;
-	exe[n] = 0;
-	if (!(slash = strrchr(exe, '/')))
-		return -1;
-	*slash = 0;
-	snprintf(pattern, sizeof pattern, "%s/../../shared/data/fleetbench/Memcpy_*.csv", exe);
-	return glob(pattern, 0, NULL, g) == 0 ? 0 : -1;
-}
-
 /* Copies drawn from the distribution file at path, seed `seed`.
  * @return : 0, 1 when the file does not read, -1 when out of memory. */
 static int seq_file(struct copy_seq *s, const char *path, uint64_t seed)
@@ -847,19 +834,19 @@ static int verify(struct run *r)
 	static const size_t classes[][2] = { { 1, 16 }, { 16, 128 }, { 128, 1024 }, { 1024, 8192 } };
 	struct ucopy_policy libc;
 	struct variant v[3];
-	glob_t g = { 0 };
+	char **files = NULL;
+	size_t nfiles = r->have_dists ? data_list(r->dists.path, &files, 64) : 0;
 	size_t nmix, total = 0, done = 0;
-	int have_files = fleetbench_glob(&g) == 0;
+	int have_files = nfiles > 0;
 
 	variant_policy(&v[0], "calibrated", &r->cal.policy, 0);
 	variant_policy(&v[1], "auto", &r->auto_policy, 0);
 	if (ucopy_policy_parse(&libc, "libc", r->err, sizeof r->err)) {
-		if (have_files)
-			globfree(&g);
+		data_list_free(files, nfiles);
 		return -1;
 	}
 	variant_policy(&v[2], "libc", &libc, 0);
-	nmix = have_files ? g.gl_pathc : sizeof classes / sizeof classes[0];
+	nmix = have_files ? nfiles : sizeof classes / sizeof classes[0];
 	for (size_t i = 0; i < r->cal.npoints; i++)
 		total += 1 + (r->cal.point[i].size <= COLD_MAX_SIZE);
 	total += nmix;
@@ -872,9 +859,8 @@ static int verify(struct run *r)
 		int got;
 		progress(r, done, total);
 		if (have_files) {
-			const char *base = strrchr(g.gl_pathv[i], '/');
-			snprintf(name, sizeof name, "%s", base ? base + 1 : g.gl_pathv[i]);
-			got = seq_file(&seq, g.gl_pathv[i], 1 + i);
+			snprintf(name, sizeof name, "%s", strrchr(files[i], '/') + 1);
+			got = seq_file(&seq, files[i], 1 + i);
 		} else {
 			snprintf(name, sizeof name, "uniform-%zu-%zu", classes[i][0], classes[i][1]);
 			got = seq_uniform(&seq, classes[i][0], classes[i][1], 1 + i) ? -1 : 0;
@@ -895,12 +881,12 @@ static int verify(struct run *r)
 			rc = time_check(r, v, &c, fmax(CONFIRM_FACTOR * t, CONFIRM_SECONDS), 0, chk);
 		copy_seq_free(&seq);
 		done++;
+		r->dists_verified += have_files && !rc;
 		if (!rc && chk)
 			say(r, "verify %s: calibrated %.2f ns, auto %.2f, libc %.2f", name,
 			    chk->ns, chk->ref[CAL_REF_AUTO], chk->ref[CAL_REF_LIBC]);
 	}
-	if (have_files)
-		globfree(&g);
+	data_list_free(files, nfiles);
 	for (size_t i = 0; !rc && i < r->cal.npoints; i++) {
 		size_t n = r->cal.point[i].size;
 		for (int s = CAL_HOT; !rc && s <= CAL_COLD; s++) {
@@ -1033,6 +1019,11 @@ static void report(const struct run *r, const char *path)
 		       cal->gain_sizes[s], s == CAL_MIXED ? "workloads" : "sizes");
 		first = 0;
 	}
+	if (r->dists_verified)
+		printf("verified  on %zu distributions in %s (%s)\n", r->dists_verified,
+		       r->dists.path, r->dists.from);
+	else
+		printf("verified  on sizes drawn from 4 classes (no distribution files)\n");
 	for (unsigned i = 0; i < cal->nnotes; i++)
 		printf("note      %s\n", cal->notes[i]);
 	printf("profile   %s\n", path);
@@ -1062,7 +1053,8 @@ int cmd_calibrate(int argc, char **argv)
 	static struct run r;
 	double seconds = 0;
 	size_t max_size = 0;
-	char path[4096], err[256];
+	const char *dist_dir = NULL;
+	char path[4096], err[256], why[4200];
 
 	memset(&r, 0, sizeof r);
 	for (int i = 1; i < argc; i++) {
@@ -1082,6 +1074,8 @@ int cmd_calibrate(int argc, char **argv)
 				return cli_usage_error(CMD, "%s", err);
 			if (max_size < 64 || max_size > ((size_t)1 << 30))
 				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);
+		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--dist-dir", 0, &rc))) {
+			dist_dir = val;
 		} else if (rc) {
 			return rc;
 		} else if (!strcmp(a, "--quick")) {
@@ -1100,6 +1094,11 @@ int cmd_calibrate(int argc, char **argv)
 		return cli_usage_error(CMD, "-v and -q contradict each other");
 	r.seconds = seconds > 0 ? seconds : r.quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 	r.max_size = max_size ? max_size : r.quick ? QUICK_MAX_SIZE : DEFAULT_MAX_SIZE;
+	/* A --dist-dir or UCOPY_DATA_DIR that is no directory fails before
+	 * anything is measured; none at all means verifying on uniform sizes. */
+	r.have_dists = data_dir_find(dist_dir, "--dist-dir", &r.dists, why, sizeof why);
+	if (r.have_dists < 0)
+		return cli_usage_error(CMD, "%s", why);
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
 	} else if (ucopy_profile_default_path(path, sizeof path)) {

@@ -9,12 +9,15 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct pair {
 	size_t size;
@@ -460,14 +463,39 @@ int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
 	return rc;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+	     : S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO"
+	     : S_ISSOCK(m) ? "a socket" : "a file of an unknown type";
+}
+
 int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
 {
 	memset(d, 0, sizeof *d);
-	FILE *f = fopen(path, "rb");
+	/* Only a regular file, as the library's profile loader: a FIFO with no
+	 * writer would hang the command (O_NONBLOCK, which a regular file
+	 * ignores, keeps open() from waiting for one) and a device may never
+	 * end.  The fstat() checks what was opened: the path may have changed
+	 * since the stat(). */
+	struct stat st;
+	int fd = -1;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		goto not_regular;
+	do
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	while (fd < 0 && errno == EINTR);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 	if (!f) {
 		if (errlen)
 			snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
+	}
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fclose(f);
+		goto not_regular;
 	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
@@ -505,6 +533,11 @@ out:
 	free(buf);
 	fclose(f);
 	return rc;
+not_regular:
+	if (errlen)
+		snprintf(err, errlen, "bad distribution file '%s' (expected a regular file, not %s)",
+			 path, file_kind(st.st_mode));
+	return -1;
 }
 
 void dist_free(struct dist *d)

@@ -47,9 +47,11 @@ struct dist {
 	double align[7];   /* P(alignment == 1 << i), i = 0..6 (1..64 bytes) */
 };
 
-/* Reads and parses a distribution file.
+/* Reads and parses a distribution file; only a regular one (a FIFO is
+ * refused without waiting for a writer).
  * @return : 0, or -1 with "PATH:LINE: what is wrong (what was expected)" (or
- *           "cannot read 'PATH': reason") in err; d is then empty. */
+ *           "cannot read 'PATH': reason", or "bad distribution file 'PATH'
+ *           (expected a regular file, not a FIFO)") in err; d is then empty. */
 int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen);
 /* Parses a distribution held in memory; `name` is used in messages. */
 int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,

@@ -18,6 +18,7 @@
  */
 #include "calibration.h"
 #include "cli.h"
+#include "datadir.h"
 #include "dist.h"
 #include "json.h"
 #include "machine.h"
@@ -29,13 +30,11 @@
 #include "workload.h"
 #include "ucopy.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,8 +65,9 @@ void help_report(FILE *f)
 	      "                   at most 86400)\n"
 	      "  --quick          fewer sizes, a sampled cliff matrix, no cold sweep\n"
 	      "                   and no workload that maps over 256 MiB: a smoke run\n"
-	      "  --dist-dir DIR   distribution files (*.csv) to compare on (default\n"
-	      "                   ../shared/data/fleetbench when it exists)\n"
+	      "  --dist-dir DIR   distribution files (*.csv) to compare on (default:\n"
+	      "                   $UCOPY_DATA_DIR, else the fleetbench files that ship\n"
+	      "                   with ucopy; `ucopy bench --list-dists` shows where)\n"
 	      "  --seed N         seed for the random size sequences (default: fresh,\n"
 	      "                   printed in the page)\n"
 	      "  -q               no progress and no closing line on stderr\n"
@@ -894,47 +894,6 @@ static int run_classes(struct ctx *x, const struct variant *sweepv)
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The distribution files in dir (*.csv, by name), at most max. */
-static size_t list_dists(const char *dir, char ***out, size_t max)
-{
-	*out = NULL;
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			char **nn = realloc(names, cap * sizeof *nn);
-			if (!nn)
-				break;
-			names = nn;
-		}
-		size_t plen = strlen(dir) + len + 2;
-		if (!(names[n] = malloc(plen)))
-			break;
-		snprintf(names[n], plen, "%s/%s", dir, e->d_name);
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(names, n, sizeof *names, by_name);
-	while (n > max)
-		free(names[--n]);
-	*out = names;
-	return n;
-}
-
 static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		     size_t nfiles)
 {
@@ -1295,29 +1254,6 @@ static void write_json(FILE *f, const struct report *r)
 
 /*=====   The command   =====*/
 
-/* The default distributions: the fleetbench files of the shared checkout
- * next to the repository, found from the current directory (make report
- * runs in the repository root) or from the executable (build/ucopy). */
-static const char *default_dist_dir(char *buf, size_t len)
-{
-	struct stat st;
-	if (stat("../shared/data/fleetbench", &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(buf, len, "../shared/data/fleetbench");
-		return buf;
-	}
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	snprintf(buf, len, "%s/../../shared/data/fleetbench", exe);
-	return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
-}
-
 static void report_free(struct report *r)
 {
 	free(r->var);
@@ -1400,14 +1336,13 @@ int cmd_report(int argc, char **argv)
 		return cli_usage_error(CMD, "bad --json path '%s' (expected a file other than the page)", json_path);
 	if (json_path && !strcmp(json_path, "-") && !strcmp(out_path, "-"))
 		return cli_usage_error(CMD, "the page and the JSON cannot both go to stdout");
-	char dirbuf[4200];
-	if (dist_dir) {
-		struct stat st;
-		if (stat(dist_dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			return cli_usage_error(CMD, "bad --dist-dir '%s' (expected a directory of distribution files)", dist_dir);
-	} else {
-		dist_dir = default_dist_dir(dirbuf, sizeof dirbuf);
-	}
+	/* A --dist-dir or UCOPY_DATA_DIR that is no directory is refused now;
+	 * finding none at all leaves the section's reason. */
+	struct data_dir dd;
+	char dd_why[512];
+	int have_dd = data_dir_find(dist_dir, "--dist-dir", &dd, dd_why, sizeof dd_why);
+	if (have_dd < 0)
+		return cli_usage_error(CMD, "%s", dd_why);
 	if (isnan(seconds))
 		seconds = quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 
@@ -1508,8 +1443,8 @@ int cmd_report(int argc, char **argv)
 	if (run_classes(&x, v) < 0)
 		goto oom;
 
-	if (dist_dir)
-		nfiles = list_dists(dist_dir, &files, quick ? 2 : 64);
+	if (have_dd)
+		nfiles = data_list(dd.path, &files, 64);
 	if (nfiles) {
 		section_begin(&x, W_DISTS, nfiles);
 		if (run_dists(&x, v, files, nfiles) < 0)
@@ -1518,10 +1453,12 @@ int cmd_report(int argc, char **argv)
 		x.weight_left -= W_DISTS;
 		if (ab_alloc(&r->dists, 0) < 0)
 			goto oom;
-		snprintf(r->dists.reason, sizeof r->dists.reason,
-			 dist_dir ? "no *.csv distribution files in %s"
-				  : "no distribution directory (give --dist-dir; the default is %s)",
-			 dist_dir ? dist_dir : "../shared/data/fleetbench");
+		if (have_dd)
+			snprintf(r->dists.reason, sizeof r->dists.reason,
+				 "no *.csv distribution files in %.200s", dd.path);
+		else
+			snprintf(r->dists.reason, sizeof r->dists.reason, "%.200s (or give --dist-dir)",
+				 dd_why);
 	}
 	r->elapsed = elapsed(&x);
 	if (!quiet && x.tty)
@@ -1545,9 +1482,7 @@ int cmd_report(int argc, char **argv)
 oom:
 	cli_error("out of memory");
 done:
-	for (size_t i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
+	data_list_free(files, nfiles);
 	free(v);
 	measure_free(x.m);
 	report_free(r);

@@ -7,6 +7,7 @@
  * sides directly.
  */
 #include "workload.h"
+#include "datadir.h"
 #include "output.h"
 
 #include <stdarg.h>
@@ -29,7 +30,8 @@ static const struct {
 	  "4.19 -> 5.15)" },
 	{ "dist:FILE",
 	  "sizes drawn from a distribution file (fleetbench, LLVM libc or "
-	  "'size weight' lines), as --dist FILE" },
+	  "'size weight' lines) or a shipped one by name (dist:Memcpy_Fleet; "
+	  "ucopy bench --list-dists), as --dist FILE" },
 };
 #define NNAMED (sizeof named / sizeof named[0])
 
@@ -140,10 +142,12 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	return 0;
 }
 
-static int setup_dist(struct workload *w, const char *path, enum cache_state cache,
+static int setup_dist(struct workload *w, const char *arg, enum cache_state cache,
 		      uint64_t seed, char *err, size_t errlen)
 {
-	if (dist_read_file(path, &w->dist, err, errlen) < 0)
+	char path[4096];
+	if (data_dist_path(arg, path, sizeof path, err, errlen) < 0 ||
+	    dist_read_file(path, &w->dist, err, errlen) < 0)
 		return -1;
 	if (dist_sample(&w->dist, WORKLOAD_SEQ_LEN, seed, &w->seq) < 0)
 		return fail(err, errlen, -2, "out of memory");
@@ -152,7 +156,7 @@ static int setup_dist(struct workload *w, const char *path, enum cache_state cac
 	w->unit = NULL;
 	w->unit_copies = 0;
 	snprintf(w->what, sizeof w->what,
-		 "%zu copies drawn from %s (%s, %zu sizes, mean %.0f bytes), cache %s",
+		 "%zu copies drawn from %.150s (%s, %zu sizes, mean %.0f bytes), cache %s",
 		 WORKLOAD_SEQ_LEN, path, dist_format_name(w->dist.format), w->dist.n,
 		 w->dist.mean, w->cache);
 	return 0;

@@ -51,10 +51,12 @@
  *                 UCOPY_BARS_PROFILE) instead of calibrating first
  *   --bars LIST   e.g. 1,3 (bar 5 is always derived from the others)
  *   --arms LIST   default,calibrated (default both)
- * UCOPY_FLEETBENCH names the directory of Memcpy_*.csv (default
- * ../shared/data/fleetbench, relative to the repository root make runs in).
+ * Bar 2's distributions are the *.csv files that ship with ucopy, found as
+ * the command finds them (programs/datadir.h): UCOPY_DATA_DIR names another
+ * directory.
  */
 #include "cli.h"
+#include "datadir.h"
 #include "dist.h"
 #include "machine.h"
 #include "measure.h"
@@ -63,7 +65,6 @@
 #include "ucopy.h"
 
 #include <errno.h>
-#include <glob.h>
 #include <gnu/libc-version.h>
 #include <math.h>
 #include <stdarg.h>
@@ -301,29 +302,32 @@ static void bar_fixed(struct arm *a)
 
 static void bar_dist(struct arm *a)
 {
-	const char *dir = getenv("UCOPY_FLEETBENCH");
-	char pattern[4096];
-	glob_t g;
-	snprintf(pattern, sizeof pattern, "%s/Memcpy_*.csv",
-		 dir && dir[0] ? dir : "../shared/data/fleetbench");
-	printf("\n-- bar 2: fleetbench size distributions (%s), hot, random offsets 0..63 "
-	       "from each file's alignment line on page offsets 0/2048; ratio = ucopy/glibc\n",
-	       pattern);
-	if (glob(pattern, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		printf("no files match %s\n", pattern);
-		bar_line(a, "BAR 2 [%s] distributions: SKIPPED (no %s; set UCOPY_FLEETBENCH)",
-			 a->name, pattern);
+	struct data_dir dd;
+	char why[4200];
+	char **files = NULL;
+	size_t nfiles = 0;
+	int found = data_dir_find(NULL, NULL, &dd, why, sizeof why);
+	if (found < 0)
+		die("bar 2", why);
+	if (found)
+		nfiles = data_list(dd.path, &files, 64);
+	printf("\n-- bar 2: fleetbench size distributions (%s/*.csv, %s), hot, random offsets "
+	       "0..63 from each file's alignment line on page offsets 0/2048; ratio = ucopy/glibc\n",
+	       found ? dd.path : "none", found ? dd.from : why);
+	if (!nfiles) {
+		bar_line(a, "BAR 2 [%s] distributions: SKIPPED (no distribution files; set "
+			    "UCOPY_DATA_DIR)", a->name);
 		return;
 	}
 	struct variant v[NENTRIES];
 	for (int e = 0; e < NENTRIES; e++)
 		entry_variant(&v[e], e);
-	double per_cell = a->seconds * bar_share[2] / (double)g.gl_pathc;
+	double per_cell = a->seconds * bar_share[2] / (double)nfiles;
 	struct tally t = { 0 };
 	printf("%-18s %9s %8s %8s %20s %5s\n", "file", "mean size", "glibc", "ucopy",
 	       "ratio [CI]", "try");
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		const char *path = g.gl_pathv[i], *base = strrchr(path, '/');
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *path = files[i], *base = strrchr(path, '/');
 		base = base ? base + 1 : path;
 		struct dist d;
 		struct copy_seq seq;
@@ -351,7 +355,7 @@ static void bar_dist(struct arm *a)
 		copy_seq_free(&seq);
 		dist_free(&d);
 	}
-	globfree(&g);
+	data_list_free(files, nfiles);
 	bar_line(a, "BAR 2 [%s] distributions: ucopy <= 0.95x glibc on %u/%u files, "
 		    "geomean %.2fx; worst %.2fx on %s (needs <= 0.95): %s",
 		 a->name, t.cells - t.misses, t.cells, exp(t.log_sum / t.cells),
@@ -750,6 +754,7 @@ int main(int argc, char **argv)
 	const char *arms = "default,calibrated";
 	int bars[6] = { 0, 1, 1, 1, 1, 1 };
 	uint64_t seed = 1;
+	data_exe_depth = 2;   /* build/tests/bench_bars */
 	if (env && env[0])
 		seconds = atof(env);
 	for (int i = 1; i < argc; i += 2) {

@@ -1,14 +1,16 @@
 /*
  * test_dist.c - the distribution readers (each format, and files that are
  * missing, empty, malformed or cut short) and the copy-sequence sampler.
- * The real fleetbench files are read from ../shared/data/fleetbench when the
- * checkout sits beside it; the project ships no copy of them.
+ * The real fleetbench files are the ten that ship in data/distributions,
+ * found as the command finds them (programs/datadir.h).
  */
 #include "check.h"
+#include "datadir.h"
 #include "dist.h"
 
-#include <dirent.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,37 +201,49 @@ static void test_files(void)
 	      d.format == DIST_PLAIN, "big plain file: %s", err);
 	dist_free(&d);
 	unlink(path);
-	CHECK(dist_read_file(dir, &d, err, sizeof err) < 0 && strstr(err, dir), "a directory: %s",
-	      err);
+	CHECK(dist_read_file(dir, &d, err, sizeof err) < 0 && strstr(err, dir) &&
+	      strstr(err, "expected a regular file, not a directory"), "a directory: %s", err);
+	/* A FIFO with no writer hung the reader in open(); the alarm ends the
+	 * test (as a failure) should it come back. */
+	snprintf(path, sizeof path, "%s/fifo.csv", dir);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+	alarm(10);
+	CHECK(dist_read_file(path, &d, err, sizeof err) < 0 && strstr(err, "fifo.csv") &&
+	      strstr(err, "not a FIFO)"), "a FIFO: %s", err);
+	alarm(0);
+	unlink(path);
+	CHECK(dist_read_file("/dev/null", &d, err, sizeof err) < 0 &&
+	      strstr(err, "not a character device"), "a device: %s", err);
 	rmdir(dir);
 	check_group("dist files");
 }
 
+/* The ten files that ship, found as the command finds them: this test is
+ * build/tests/test_dist, two directories below the source tree. */
 static void test_fleetbench(void)
 {
-	const char *dirs[] = { "../shared/data/fleetbench", "../../shared/data/fleetbench" };
-	DIR *dp = NULL;
-	const char *dname = NULL;
-	for (size_t i = 0; i < 2 && !dp; i++)
-		if ((dp = opendir(dirs[i])))
-			dname = dirs[i];
-	if (!dp) {
-		check_skip("dist fleetbench files", "../shared/data/fleetbench not present");
-		return;
-	}
-	struct dirent *e;
-	int files = 0;
-	while ((e = readdir(dp))) {
-		if (strncmp(e->d_name, "Memcpy_", 7) || !strstr(e->d_name, ".csv"))
-			continue;
-		char path[512], err[300] = "";
-		snprintf(path, sizeof path, "%s/%s", dname, e->d_name);
+	static const char *const names[] = { "Memcpy_0.csv", "Memcpy_1.csv", "Memcpy_2.csv",
+		"Memcpy_3.csv", "Memcpy_4.csv", "Memcpy_5.csv", "Memcpy_6.csv", "Memcpy_7.csv",
+		"Memcpy_8.csv", "Memcpy_Fleet.csv" };
+	struct data_dir dd;
+	char why[4200] = "";
+	char **files = NULL;
+	size_t nfiles = 0;
+	data_exe_depth = 2;
+	int found = data_dir_find(NULL, NULL, &dd, why, sizeof why);
+	CHECK(found == 1 && !strcmp(dd.from, "source tree"), "the shipped directory: %s", why);
+	if (found == 1)
+		nfiles = data_list(dd.path, &files, 64);
+	CHECK(nfiles == 10, "%zu distribution files in %s", nfiles, found == 1 ? dd.path : why);
+	for (size_t k = 0; k < nfiles; k++) {
+		const char *path = files[k];
+		CHECK(k < 10 && !strcmp(strrchr(path, '/') + 1, names[k]), "file %zu: %s", k, path);
+		char err[300] = "";
 		struct dist d;
 		int rc = dist_read_file(path, &d, err, sizeof err);
 		CHECK(rc == 0, "%s", err);
 		if (rc)
 			continue;
-		files++;
 		CHECK(d.format == DIST_FLEETBENCH && d.has_align && d.n > 10, "%s: shape", path);
 		CHECK(fabs(d.cdf[d.n - 1] - 1) < 1e-12, "%s: cdf ends at 1", path);
 		/* Production memcpy sizes are mostly small: mean well under 4 KiB. */
@@ -245,8 +259,7 @@ static void test_fleetbench(void)
 		copy_seq_free(&s);
 		dist_free(&d);
 	}
-	closedir(dp);
-	CHECK(files >= 1, "no Memcpy_*.csv in %s", dname);
+	data_list_free(files, nfiles);
 	check_group("dist fleetbench files");
 }
 
