@@ -65,6 +65,9 @@ void help_bench(FILE *f)
 	      "                     source tree beside the command, or the installed\n"
 	      "                     ones), and time nothing\n"
 	      "  --seconds S        the whole time budget (default 2, at most 86400)\n"
+	      "  --max-memory SIZE  the most the buffers may take (default: half the\n"
+	      "                     memory); a grid that needs more, or more time than\n"
+	      "                     --seconds, is refused before anything is timed\n"
 	      "  --seed N           seed for the size sequence (--dist)\n"
 	      "                     (default: fresh, printed with the results)\n"
 	      "  --format FMT       table (default), csv or json\n"
@@ -95,6 +98,8 @@ struct bench {
 	struct dist dist;
 	int have_dist;
 	double seconds;
+	size_t max_memory;          /* --max-memory, or the default */
+	int have_max_memory;
 	uint64_t seed;
 	enum format format;
 	const char *out_path;
@@ -374,6 +379,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *kernels = NULL, *sizes = NULL, *cache = NULL, *format = NULL;
 	b->seconds = 2;
+	b->max_memory = cli_default_max_memory();
 	b->seed = rng_fresh_seed();
 	for (int i = 1; i < argc; i++) {
 		int rc = 0;
@@ -408,6 +414,10 @@ static int parse_args(struct bench *b, int argc, char **argv)
 					      CLI_VALUE_NUMBER, &rc))) {
 			if ((rc = cli_parse_seconds(CMD, v, &b->seconds)))
 				return rc;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--max-memory", 0, &rc))) {
+			if ((rc = cli_parse_memory(CMD, v, &b->max_memory)))
+				return rc;
+			b->have_max_memory = 1;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
 					      CLI_VALUE_NUMBER, &rc))) {
 			if ((rc = cli_parse_seed(CMD, v, &b->seed)))
@@ -511,20 +521,59 @@ static size_t count_cells(const struct bench *b)
 	return nsrc * ndst * nsize;
 }
 
-/* A grid whose cells cannot all be measured in the budget is refused before
- * anything runs: each cell has a floor (warm-up, the fewest rounds that
- * give an interval), and a grid of 16 million cells would otherwise run for
- * hours on a 1-second budget. */
+static size_t largest(const struct sizes *s)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] > m)
+			m = s->v[i];
+	return m;
+}
+
+/* A grid whose cells cannot all be measured in the budget, or whose buffers
+ * would take more than --max-memory, is refused before anything runs: each
+ * cell has a floor (warm-up, the fewest rounds that give an interval, its
+ * copies at a speed no CPU reaches), and a grid of 16 million cells would
+ * otherwise run for hours on a 1-second budget, a 1 GiB copy for 16 s on a
+ * 0.1 s one. */
 static int check_budget(const struct bench *b)
 {
 	size_t cells = count_cells(b);
-	double need = measure_floor_seconds(b->nvar, 0) * (double)cells;
+	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	/* The largest base offsets (a distance's wraps below 4096). */
+	size_t so = b->have_dist ? 0 : largest(&b->src_align);
+	size_t dof = b->have_dist ? 0 : b->have_distance ? so + largest(&b->distance)
+						       : largest(&b->dst_align);
+	double need = 0;
+	size_t map_s = 0, map_d = 0;
+	for (size_t i = 0; i < nsize; i++) {
+		struct copy_seq seq;
+		if ((b->have_dist ? dist_sample(&b->dist, SEQ_LEN, b->seed, &seq)
+				  : copy_seq_fixed(&seq, b->sizes.v[i], 0, 0)) < 0)
+			return cli_usage_error(CMD, "out of memory");
+		/* Offsets 0 give cold cells their largest regions. */
+		struct cell c;
+		cell_init(&c, &seq, b->cache, 0, 0);
+		need += measure_cell_floor_seconds(&c, b->nvar, 0) * (double)(cells / nsize);
+		c.src.offset = (uint32_t)so;
+		c.dst.offset = (uint32_t)(dof < 4096 ? dof : 4095);
+		size_t s, d;
+		cell_map_bytes(&c, &s, &d);
+		map_s = s > map_s ? s : map_s;
+		map_d = d > map_d ? d : map_d;
+		copy_seq_free(&seq);
+	}
+	int rc = cli_check_memory(CMD, map_s + map_d, b->max_memory, b->have_max_memory);
+	if (rc)
+		return rc;
+	need += measure_map_floor_seconds(map_s + map_d);
 	if (need <= b->seconds)
 		return 0;
-	return cli_usage_error(CMD, "%zu cells of %zu variant%s need a budget of at least "
-			       "%.*f s, more than --seconds %g (fewer sizes, offsets or "
-			       "variants, or more seconds)", cells, b->nvar,
-			       b->nvar == 1 ? "" : "s", need < 10 ? 3 : 0, need, b->seconds);
+	return cli_usage_error(CMD, "%zu cell%s of %zu variant%s need%s a budget of at least "
+			       "%.*f s, more than --seconds %g (fewer or smaller sizes, fewer "
+			       "offsets or variants, or more seconds)", cells,
+			       cells == 1 ? "" : "s", b->nvar, b->nvar == 1 ? "" : "s",
+			       cells == 1 ? "s" : "", need < 10 ? 3 : 0, need, b->seconds);
 }
 
 static int measure_all(struct bench *b)

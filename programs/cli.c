@@ -2,12 +2,14 @@
  * cli.c - error reporting and option parsing shared by the commands.
  */
 #include "cli.h"
+#include "sizespec.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -127,4 +129,37 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
 				       arg);
 	*out = v;
 	return 0;
+}
+
+int cli_parse_memory(const char *cmd, const char *arg, size_t *out)
+{
+	char err[128];
+	size_t v;
+	if (parse_size(arg, &v, err, sizeof err) < 0 || v < ((size_t)1 << 20))
+		return cli_usage_error(cmd, "bad memory limit '%s' (expected a size of 1M "
+				       "or more, e.g. 512M or 4G)", arg);
+	*out = v;
+	return 0;
+}
+
+size_t cli_default_max_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || page <= 0)
+		return (size_t)4 << 30;
+	return (size_t)pages / 2 * (size_t)page;
+}
+
+static size_t mib_up(size_t n)
+{
+	return n / (1u << 20) + (n % (1u << 20) != 0);
+}
+
+int cli_check_memory(const char *cmd, size_t need, size_t limit, int given)
+{
+	if (need <= limit)
+		return 0;
+	return cli_usage_error(cmd, "the buffers need %zu MiB, more than --max-memory %zu MiB%s "
+			       "(smaller sizes, or a larger --max-memory)", mib_up(need),
+			       limit >> 20, given ? "" : " (the default: half the memory)");
 }

@@ -79,4 +79,16 @@ int cli_parse_seconds(const char *cmd, const char *arg, double *out);
  * @return : 0, or EXIT_USAGE after "bad seed 'ARG' (...)" on stderr. */
 int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
+/* A --max-memory value: a size with optional K, M or G, 1M or more.
+ * @return : 0, or EXIT_USAGE after "bad memory limit 'ARG' (...)". */
+int cli_parse_memory(const char *cmd, const char *arg, size_t *out);
+/* The --max-memory of a run that gives none: half the machine's memory
+ * (4 GiB when the system does not say). */
+size_t cli_default_max_memory(void);
+/* Refuses a run whose buffers need `need` bytes when the limit is `limit`
+ * (given: it came from --max-memory).
+ * @return : 0 when need <= limit, else EXIT_USAGE after "the buffers need N
+ *           MiB, more than --max-memory ..." on stderr. */
+int cli_check_memory(const char *cmd, size_t need, size_t limit, int given);
+
 #endif

@@ -78,7 +78,9 @@ void help_compare(FILE *f)
 	      "                         --dist and aio-poll\n"
 	      "  --runs N               exactly N interleaved rounds (20..100000)\n"
 	      "                         instead of as many as the budget allows\n"
-	      "  --seconds S            the time budget (default 2, at most 86400)\n"
+	      "  --seconds S            the time budget (default 2, at most 86400); one\n"
+	      "                         that cannot hold 20 rounds of the workload is\n"
+	      "                         refused before anything is timed\n"
 	      "  --margin PCT           differences below PCT percent do not count\n"
 	      "                         (default 1.5: the size of code-placement\n"
 	      "                         effects; see docs/reproducing.md)\n"
@@ -738,6 +740,23 @@ oom:
 	return -1;
 }
 
+/* A budget below the least that MIN_ROUNDS rounds of the workload take (the
+ * measuring core's floor for its copies, and writing its buffers) is
+ * refused before anything runs, as bench refuses a grid; with --runs the
+ * rounds, not the budget, decide how long it runs. */
+static int check_budget(const struct compare *c, const struct workload *w)
+{
+	size_t src, dst;
+	cell_map_bytes(&w->cell, &src, &dst);
+	double need = measure_cell_floor_seconds(&w->cell, 2, MIN_ROUNDS) +
+		      measure_map_floor_seconds(src + dst);
+	if (c->runs || need <= c->seconds)
+		return 0;
+	return cli_usage_error(CMD, "workload '%s' needs a budget of at least %.3f s for %d "
+			       "rounds, more than --seconds %g (more seconds%s)", w->name, need,
+			       MIN_ROUNDS, c->seconds, c->wo.sizes ? ", or smaller sizes" : "");
+}
+
 static void list_workloads(void)
 {
 	for (size_t i = 0; workload_list_name(i); i++)
@@ -769,6 +788,10 @@ int cmd_compare(int argc, char **argv)
 	if (wrc < 0) {
 		cli_error("%s", err);
 		return EXIT_FAIL;
+	}
+	if ((rc = check_budget(&c, &w))) {
+		workload_free(&w);
+		return rc;
 	}
 
 	struct variant v[2];

@@ -336,6 +336,21 @@ static int map_side(struct mapping *m, size_t need, char *err, size_t errlen)
 	return 0;
 }
 
+/* A side's buffer: its base offset, its slots (one when hot) and the 64
+ * bytes a copy's own offset may add past the last. */
+static size_t side_bytes(const struct side *s, size_t stride)
+{
+	size_t nslots = s->region ? s->region / stride : 1;
+	return size_round_up(s->offset + (nslots ? nslots : 1) * stride + 64, 4096);
+}
+
+void cell_map_bytes(const struct cell *c, size_t *src, size_t *dst)
+{
+	size_t stride = cell_slot_stride(c->seq);
+	*src = side_bytes(&c->src, stride);
+	*dst = side_bytes(&c->dst, stride);
+}
+
 static void walk_setup(struct walk *w, const struct mapping *m,
 		       const struct side *s, size_t stride, int sequential)
 {
@@ -564,6 +579,42 @@ double measure_floor_seconds(size_t nv, unsigned min_rounds)
 	return (CELL_FIXED_NS + (double)nv * per_variant) * 1e-9;
 }
 
+/* The most bytes a copy moves per nanosecond, with its data in a cache and
+ * from memory: bounds no core reaches (64 bytes stored a cycle at 6 GHz is
+ * 384; one core copies some 10-50 GB/s from DRAM), so that the floors below
+ * stay floors on any machine. */
+#define CACHE_BYTES_PER_NS 400.0
+#define MEMORY_BYTES_PER_NS 100.0
+
+/* The least time moving `bytes` takes when `footprint` bytes are in play. */
+static double move_floor_ns(double bytes, size_t footprint)
+{
+	return bytes / (footprint > cache_llc() ? MEMORY_BYTES_PER_NS : CACHE_BYTES_PER_NS);
+}
+
+double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_rounds)
+{
+	if (min_rounds == 0)
+		min_rounds = MEASURE_MIN_ROUNDS;
+	const struct copy_seq *seq = c->seq;
+	size_t least = seq->len ? SIZE_MAX : 0;
+	for (size_t i = 0; i < seq->len; i++)
+		if (seq->op[i].n < least)
+			least = seq->op[i].n;
+	size_t src, dst;
+	cell_map_bytes(c, &src, &dst);
+	/* A batch is at least one copy; the warm-up at least two batches. */
+	double copy = move_floor_ns((double)least, src + dst);
+	double per_variant = VARIANT_FIXED_NS + 2 * fmax(WARM_BATCH_NS, copy) +
+			     (double)min_rounds * fmax(MIN_BATCH_NS, copy);
+	return (CELL_FIXED_NS + (double)nv * per_variant) * 1e-9;
+}
+
+double measure_map_floor_seconds(size_t bytes)
+{
+	return move_floor_ns((double)bytes, bytes) * 1e-9;
+}
+
 /* One warm-up batch of k copies from the sequence's start: the copies' time
  * in ns, and in *all the time with the flush before them. */
 static double warm_batch(const struct variant *v, const struct cell *c,
@@ -612,10 +663,9 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	size_t stride = cell_slot_stride(seq);
 	struct walk ws, wd;
 	struct mapping *ms = &m->src, *md = &m->dst;
-	size_t nslots_s = c->src.region ? c->src.region / stride : 1;
-	size_t nslots_d = c->dst.region ? c->dst.region / stride : 1;
-	if (map_side(ms, c->src.offset + (nslots_s ? nslots_s : 1) * stride + 64, err, errlen) < 0 ||
-	    map_side(md, c->dst.offset + (nslots_d ? nslots_d : 1) * stride + 64, err, errlen) < 0)
+	size_t need_s, need_d;
+	cell_map_bytes(c, &need_s, &need_d);
+	if (map_side(ms, need_s, err, errlen) < 0 || map_side(md, need_d, err, errlen) < 0)
 		return -1;
 	walk_setup(&ws, ms, &c->src, stride, c->sequential);
 	walk_setup(&wd, md, &c->dst, stride, c->sequential);

@@ -131,6 +131,10 @@ static inline size_t size_round_up(size_t n, size_t to)
  * in every slot.  A region of whole slots is a multiple of it. */
 size_t cell_slot_stride(const struct copy_seq *seq);
 
+/* The bytes measure_cell() maps for cell c on each side (whole pages): the
+ * base offset, the slots the side walks, and room for a copy's offset. */
+void cell_map_bytes(const struct cell *c, size_t *src, size_t *dst);
+
 /* Sets up c for a cache state as described at the top.
  * @return : 0, or -1 when an offset is >= 4096. */
 int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,
@@ -199,6 +203,15 @@ void cell_result_free(struct cell_result *r);
  * a few bytes.  Larger copies take longer; a grid whose cells need more than
  * its budget overruns it. */
 double measure_floor_seconds(size_t nv, unsigned min_rounds);
+/* measure_floor_seconds() for cell c, with what its copies cost: each
+ * variant copies the sequence's smallest size at least twice in the warm-up
+ * and once a round, at a speed no CPU reaches (400 bytes/ns when the cell's
+ * buffers fit in the LLC, 100 from memory).  A gigabyte copy makes a cell
+ * of ~90 ms a variant. */
+double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_rounds);
+/* The least time mapping and writing `bytes` of new buffers takes (each byte
+ * is written at least once), at the same speeds. */
+double measure_map_floor_seconds(size_t bytes);
 
 /* What a table row says about one variant of a cell. */
 struct variant_summary {

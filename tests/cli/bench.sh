@@ -141,6 +141,25 @@ bad "alignment >= 4096" "--src-align 4096 is out of range \(expected 0..4095\)" 
 bad "alignment range past 4095" "--src-align 5000 is out of range \(expected 0..4095\)" --src-align 0-5000
 bad "size without a start" "bad size '-5'" --sizes=-5
 bad "a grid the budget cannot hold" "16777216 cells of 1 variant need a budget of at least [0-9]+ s, more than --seconds 1" --kernels word --sizes 8 --src-align 0-4095 --dst-align 0-4095 --seconds 1
+# Copies themselves count: one 1 GiB cell ran 16 s at 2 GB RSS on a 0.1 s
+# budget.  Even one variant copies it 8 times (warm-up and 6 rounds).
+bad "a 1 GiB copy cannot keep a 0.1 s budget" \
+	"^ucopy: 1 cell of [0-9]+ variants needs a budget of at least [0-9.]+ s, more than --seconds 0.1 " \
+	--sizes 1G --seconds 0.1
+bad "one 1 GiB copy of one kernel cannot either" \
+	"2 cells of 1 variant need a budget of at least 0.1[0-9]* s, more than --seconds 0.1 " \
+	--kernels word --sizes 64,1G --seconds 0.1
+# The memory is checked first (the budgets here are too short as well, so
+# that a broken check fails at once rather than mapping 2 GiB).
+bad "buffers over --max-memory" \
+	"^ucopy: the buffers need 2049 MiB, more than --max-memory 1024 MiB \(smaller sizes" \
+	--kernels word --sizes 1G --seconds 0.01 --max-memory 1G
+bad "cold buffers over --max-memory" "the buffers need [0-9]+ MiB, more than --max-memory 1 MiB" \
+	--kernels word --sizes 8 --cache cold --max-memory 1M --seconds 0.0001
+bad "bad --max-memory" "bad memory limit '1k' \(expected a size of 1M or more" --max-memory 1k
+bad "negative --max-memory" "bad memory limit '-5'" --max-memory -5
+run bench --kernels word --sizes 64 --src-align 4095 --distance 4095 --max-memory 1M --seconds 0.05 -q
+expect "bench: a grid within --max-memory runs" [ $rc -eq 0 ]
 bad "dst alignment malformed" "--dst-align: bad size 'x'" --dst-align x
 bad "distance >= 4096" "--distance 5000 is out of range" --distance 5000
 bad "distance with dst-align" "--distance and --dst-align" --distance 1 --dst-align 1

@@ -141,6 +141,10 @@ usage_error "compare: unknown option" "unknown option '--frob'" compare movsb wo
 usage_error "compare: option without value" "option '--workload' needs a value" compare movsb word --workload
 usage_error "compare: option given twice" "--sizes given twice" compare movsb word --sizes 64 --sizes 32
 usage_error "compare: bad size" "12Q" compare movsb word --sizes 12Q
+# 20 rounds of 64 MiB copies cannot fit 1 ms: refused, not run for 0.4 s.
+usage_error "compare: a budget the workload cannot keep" \
+	"workload 'sizes:64M' needs a budget of at least [0-9.]* s for 20 rounds, more than --seconds 0.001 (more seconds, or smaller sizes)" \
+	compare linux-6.3 linux-6.4 --sizes 64M --seconds 0.001
 usage_error "compare: --list-workloads with others" "--list-workloads takes no other" compare --list-workloads movsb
 if [ "$(uname -m)" != aarch64 ]; then
 	usage_error "compare: arm64 policies need an aarch64 machine" "A: policy 'arm64-4.19' is for aarch64" \
