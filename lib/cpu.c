@@ -9,8 +9,9 @@
  * replay what the kernel chose from exactly that bit.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,31 @@ static const char *const feature_names[UCOPY_FEAT_COUNT] = {
 	[UCOPY_FEAT_ASIMD] = "asimd",
 };
 
-static struct ucopy_cpu cpu;
-static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static struct ucopy_cpu cpus[4];
+static struct ucopy_once cpu_once = UCOPY_ONCE(cpus);
+
+/* The start of a small file, NUL-terminated: open/read rather than stdio,
+ * since detection runs at a program's first copy, maybe in a signal handler
+ * or inside malloc (docs/design.md, "First use").
+ * @return : the bytes read, or -1. */
+static ssize_t read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t got = 0;
+	while (got + 1 < len) {
+		ssize_t r = read(fd, buf + got, len - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = 0;
+	return (ssize_t)got;
+}
 
 static void set_cache(struct ucopy_cpu *c, unsigned level, size_t size)
 {
@@ -65,31 +89,22 @@ static void caches_from_sysfs(struct ucopy_cpu *c)
 	for (int i = 0; i < 8; i++) {
 		char path[96], type[16] = "", size[32] = "";
 		unsigned level = 0;
-		FILE *f;
 
 		snprintf(path, sizeof path,
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		if (!(f = fopen(path, "re")))
+		if (read_text(path, size, sizeof size) < 0)
 			break;
-		if (fscanf(f, "%u", &level) != 1)
+		if (sscanf(size, "%u", &level) != 1)
 			level = 0;
-		fclose(f);
 		snprintf(path, sizeof path,
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-		if ((f = fopen(path, "re"))) {
-			if (fscanf(f, "%15s", type) != 1)
-				type[0] = 0;
-			fclose(f);
-		}
-		if (strcmp(type, "Data") && strcmp(type, "Unified"))
+		if (read_text(path, type, sizeof type) < 0 ||
+		    (strncmp(type, "Data", 4) && strncmp(type, "Unified", 7)))
 			continue;
 		snprintf(path, sizeof path,
 			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		if ((f = fopen(path, "re"))) {
-			if (fscanf(f, "%31s", size) != 1)
-				size[0] = 0;
-			fclose(f);
-		}
+		if (read_text(path, size, sizeof size) < 0)
+			continue;
 		char *end;
 		unsigned long long v = strtoull(size, &end, 10);
 		if (*end == 'K')
@@ -313,13 +328,16 @@ static void detect(struct ucopy_cpu *c)
  * code stands in for the vendor string x86 has. */
 static void midr_from_cpuinfo(struct ucopy_cpu *c)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[256];
+	char text[4096];
 	unsigned v;
 
-	if (!f)
+	if (read_text("/proc/cpuinfo", text, sizeof text) < 0)
 		return;
-	while (fgets(line, sizeof line, f)) {
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;   /* cut short: the rest is not the first CPU */
+		*nl = 0;
 		if (sscanf(line, "CPU implementer : %i", &v) == 1)
 			snprintf(c->vendor, sizeof c->vendor, "0x%02x", v);
 		else if (sscanf(line, "CPU variant : %i", &v) == 1)
@@ -328,10 +346,9 @@ static void midr_from_cpuinfo(struct ucopy_cpu *c)
 			c->model = v;
 		else if (sscanf(line, "CPU revision : %i", &v) == 1)
 			c->stepping = v;
-		else if (line[0] == '\n' && c->vendor[0])
+		else if (line[0] == 0 && c->vendor[0])
 			break; /* first CPU only */
 	}
-	fclose(f);
 }
 
 static void detect(struct ucopy_cpu *c)
@@ -353,17 +370,17 @@ static void detect(struct ucopy_cpu *c)
 
 #endif
 
-static void detect_once(void)
+static void detect_slot(void *slot)
 {
-	detect(&cpu);
-	if (!cpu.vendor[0])
-		strcpy(cpu.vendor, "unknown");
+	struct ucopy_cpu *c = slot;
+	detect(c);
+	if (!c->vendor[0])
+		strcpy(c->vendor, "unknown");
 }
 
 const struct ucopy_cpu *ucopy_cpu(void)
 {
-	pthread_once(&cpu_once, detect_once);
-	return &cpu;
+	return ucopy_once(&cpu_once, detect_slot, NULL);
 }
 
 const char *ucopy_feature_name(unsigned bit)

@@ -11,28 +11,36 @@
  */
 #include "internal.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct compiled_rule plain[UCOPY_MAX_RULES];
-static struct {
-	size_t limit;
-	ucopy_try_fn fn;
-} tolerant[UCOPY_MAX_RULES];
-static unsigned ntolerant;
-static struct ucopy_policy policy;
-static char reason[512];
-static char profile_path[PATH_MAX_PROFILE];
-static struct ucopy_active active = { &policy, UCOPY_SOURCE_DEFAULT, reason, profile_path };
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* One resolution of the active policy: the policy, why it was chosen, and
+ * its compiled tables.  First use is lock-free (below), so each thread that
+ * resolves at the same time fills a slot of its own and the first to finish
+ * publishes it; the others' slots are never read. */
+struct resolution {
+	struct ucopy_policy policy;
+	char reason[512];
+	char profile_path[PATH_MAX_PROFILE];
+	struct ucopy_active active;
+	struct compiled_rule plain[UCOPY_MAX_RULES];
+	struct {
+		size_t limit;
+		ucopy_try_fn fn;
+	} tolerant[UCOPY_MAX_RULES];
+};
+static struct resolution slots[4];
+static struct ucopy_once first_use = UCOPY_ONCE(slots);
+/* Set while this thread resolves: a copy it makes meanwhile (an interposed
+ * memcpy in something resolution calls, a signal handler) must not start a
+ * second resolution on top of the first. */
+static __thread unsigned char resolving __attribute__((tls_model("initial-exec")));
 
 static struct ucopy_ret resolve_then_copy(void *restrict, const void *restrict, size_t);
 
-/* Written once, under `once` (the try words by ucopy_try_enable()); read by
- * entry.S.  The limits start at 0 so that every size goes to the resolvers
+/* Written once, by the thread whose resolution is published (the try words
+ * by ucopy_try_route()); read by entry.S.  The limits start at 0 so that every size goes to the resolvers
  * until then. */
 size_t ucopy_first_limit;
 ucopy_kernel_fn ucopy_first_fn = resolve_then_copy;
@@ -56,13 +64,17 @@ static const ucopy_try_fn entry_try[UCOPY_NENTRIES] = {
 	ucopy_t_sse2, ucopy_t_avx2, ucopy_t_avx512 };
 #endif
 
+/* The tables dispatch_rules() and dispatch_try_rules() scan: the published
+ * resolution's, set before the words that lead there. */
+static const struct resolution *tables;
+
 /* Sizes past the second rule of a policy of four or more.  The last rule's
  * limit is SIZE_MAX, and no object has SIZE_MAX bytes, so the scan always
  * stops inside the table. */
 static struct ucopy_ret dispatch_rules(void *restrict dst,
 				       const void *restrict src, size_t n)
 {
-	const struct compiled_rule *r = plain + 2;
+	const struct compiled_rule *r = tables->plain + 2;
 	while (n >= r->limit)
 		r++;
 	return r->fn(dst, src, n);
@@ -71,59 +83,79 @@ static struct ucopy_ret dispatch_rules(void *restrict dst,
 static size_t dispatch_try_rules(void *dst, const void *src, size_t n)
 {
 	unsigned i = 2;
-	while (n >= tolerant[i].limit)
+	while (n >= tables->tolerant[i].limit)
 		i++;
-	return tolerant[i].fn(dst, src, n);
+	return tables->tolerant[i].fn(dst, src, n);
 }
 
-static void compile(const struct ucopy_policy *p)
+/* The try body of the published policy for n bytes (fault.c's checked
+ * entry, after it has decided the signal can be delivered). */
+size_t ucopy_try_dispatch(void *dst, const void *src, size_t n)
 {
+	const struct resolution *r = tables;
+	unsigned i = 0;
+	while (n >= r->tolerant[i].limit)
+		i++;
+	return r->tolerant[i].fn(dst, src, n);
+}
+
+/* Fills r's tables; touches nothing shared. */
+static void compile(struct resolution *r)
+{
+	const struct ucopy_policy *p = &r->policy;
 	for (unsigned i = 0; i < p->nrules; i++) {
 		size_t limit = i + 1 == p->nrules ? SIZE_MAX : p->rule[i].limit;
-		plain[i] = (struct compiled_rule){ limit, p->rule[i].kernel->fn };
-		tolerant[i].limit = limit;
-		tolerant[i].fn = ucopy_kernel_fault_capable(p->rule[i].kernel)->try_fn;
+		r->plain[i] = (struct compiled_rule){ limit, p->rule[i].kernel->fn };
+		r->tolerant[i].limit = limit;
+		r->tolerant[i].fn = ucopy_kernel_fault_capable(p->rule[i].kernel)->try_fn;
 	}
-	ntolerant = p->nrules;
+}
+
+/* Points ucopy_memcpy at the published resolution r. */
+static void publish_words(const struct resolution *r)
+{
+	unsigned n = r->policy.nrules;
 	/* One rule: the first test always passes (its limit is SIZE_MAX).
 	 * Two: the second.  Three: the third kernel takes the rest directly;
 	 * more: the scan. */
-	unsigned second = p->nrules > 1;
-	ucopy_kernel_fn rest = p->nrules <= 3 ? plain[p->nrules - 1].fn : dispatch_rules;
+	unsigned second = n > 1;
+	ucopy_kernel_fn rest = n <= 3 ? r->plain[n - 1].fn : dispatch_rules;
 	/* Function pointers before limits: a thread that sees a new limit
 	 * must see the function that goes with it. */
 	__atomic_store_n(&ucopy_memcpy_impl, rest, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_second_fn, plain[second].fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_second_limit, plain[second].limit, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_first_fn, plain[0].fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_first_limit, plain[0].limit, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_second_fn, r->plain[second].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_second_limit, r->plain[second].limit, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_first_fn, r->plain[0].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_first_limit, r->plain[0].limit, __ATOMIC_RELEASE);
 #if defined(__x86_64__)
 	/* Last: from here the fast entry of the first kernel takes the sizes
 	 * below its limit (the kernel is fit for this CPU: ucopy_policy_fit
 	 * or the profile loader checked). */
 	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
-		if (plain[0].fn == entry_plain[i])
-			__atomic_store_n(&ucopy_entry_limit[i], plain[0].limit,
+		if (r->plain[0].fn == entry_plain[i])
+			__atomic_store_n(&ucopy_entry_limit[i], r->plain[0].limit,
 					 __ATOMIC_RELEASE);
 #endif
 }
 
-/* ucopy_try from now on runs the try bodies directly (called once the
- * signal handler is in place, after the policy was compiled). */
-void ucopy_try_enable(void)
+void ucopy_try_route(ucopy_try_fn only)
 {
-	unsigned second = ntolerant > 1;
-	ucopy_try_fn rest = ntolerant <= 3 ? tolerant[ntolerant - 1].fn : dispatch_try_rules;
+	const struct resolution *r = tables;
+	unsigned n = r->policy.nrules;
+	unsigned second = n > 1;
+	ucopy_try_fn rest = only ? only : n <= 3 ? r->tolerant[n - 1].fn : dispatch_try_rules;
+	size_t first_limit = only ? 0 : r->tolerant[0].limit;
+	size_t second_limit = only ? 0 : r->tolerant[second].limit;
 	__atomic_store_n(&ucopy_try_impl, rest, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_second_fn, tolerant[second].fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_second_limit, tolerant[second].limit, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_first_fn, tolerant[0].fn, __ATOMIC_RELEASE);
-	__atomic_store_n(&ucopy_try_first_limit, tolerant[0].limit, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_second_fn, r->tolerant[second].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_second_limit, second_limit, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_fn, r->tolerant[0].fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&ucopy_try_first_limit, first_limit, __ATOMIC_RELEASE);
 #if defined(__x86_64__)
 	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
-		if (tolerant[0].fn == entry_try[i])
-			__atomic_store_n(&ucopy_try_entry_limit[i],
-					 tolerant[0].limit, __ATOMIC_RELEASE);
+		__atomic_store_n(&ucopy_try_entry_limit[i],
+				 !only && r->tolerant[0].fn == entry_try[i] ? first_limit : 0,
+				 __ATOMIC_RELEASE);
 #endif
 }
 
@@ -136,23 +168,24 @@ static int resolve_for_cpu(struct ucopy_policy *p, const char *spec,
 	if (ucopy_policy_resolve(&tmp, spec, features, note, len) != 0)
 		return -1;
 	ucopy_policy_fit(&tmp, features, note, len);
-	*p = tmp;
+	lib_copy(p, &tmp, sizeof tmp);
 	return 0;
 }
 
-/* Appends "; text" (or text) to reason, cut short when it is full. */
-static void add_reason(const char *text)
+/* Appends "; text" (or text) to r's reason, cut short when it is full. */
+static void add_reason(struct resolution *r, const char *text)
 {
-	size_t used = strlen(reason), room = sizeof reason - 1 - used;
+	char *reason = r->reason;
+	size_t used = strlen(reason), room = sizeof r->reason - 1 - used;
 	size_t n = strlen(text);
 	if (used && room >= 2) {
-		memcpy(reason + used, "; ", 2);
+		lib_copy(reason + used, "; ", 2);
 		used += 2;
 		room -= 2;
 	}
 	if (n > room)
 		n = room;
-	memcpy(reason + used, text, n);
+	lib_copy(reason + used, text, n);
 	reason[used + n] = 0;
 }
 
@@ -160,61 +193,89 @@ static void add_reason(const char *text)
  * checks that it was measured on this CPU and that this CPU runs each of its
  * kernels, so the policy needs no fitting.  A rejected profile leaves its path
  * in active.profile and the reason in active.reason for `ucopy features`.
- * @return : 0 with `policy` set, -1 when there is none or it was rejected. */
-static int load_profile(void)
+ * @return : 0 with r's policy set, -1 when there is none or it was rejected. */
+static int load_profile(struct resolution *r)
 {
-	char why[sizeof reason - 64], msg[sizeof reason];
-	int found = ucopy_profile_find(profile_path, sizeof profile_path);
+	char why[sizeof r->reason - 64], msg[sizeof r->reason];
+	int found = ucopy_profile_find(r->profile_path, sizeof r->profile_path);
 
 	if (found < 0) {
-		profile_path[0] = 0;
-		add_reason("UCOPY_PROFILE ignored: the path is too long");
+		r->profile_path[0] = 0;
+		add_reason(r, "UCOPY_PROFILE ignored: the path is too long");
 		return -1;
 	}
 	if (found == 0)
 		return -1;
-	if (ucopy_profile_load(profile_path, &policy, why, sizeof why) == 0)
+	if (ucopy_profile_load(r->profile_path, &r->policy, why, sizeof why) == 0)
 		return 0;
 	snprintf(msg, sizeof msg, "profile ignored: %s", why);
-	add_reason(msg);
+	add_reason(r, msg);
 	return -1;
 }
 
-static void resolve_active(void)
+/* Resolves into r: UCOPY_POLICY, else the profile, else auto. */
+static void resolve(struct resolution *r)
 {
 	char err[256] = "";
 	const char *env = getenv("UCOPY_POLICY");
 	if (env && !*env)
 		env = NULL;   /* set but empty: as if unset, as shells make it */
 
-	if (env && resolve_for_cpu(&policy, env, err, sizeof err) == 0) {
-		active.source = UCOPY_SOURCE_ENV;
-		snprintf(reason, sizeof reason, "%s", err);
-		compile(&policy);
-		return;
-	}
-	if (env)
-		snprintf(reason, sizeof reason,
-			 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
-	/* Only a valid UCOPY_POLICY overrides the profile: a typo in it
-	 * should not also throw away the calibration. */
-	if (load_profile() == 0) {
-		active.source = UCOPY_SOURCE_PROFILE;
+	r->active = (struct ucopy_active){ &r->policy, UCOPY_SOURCE_DEFAULT,
+					   r->reason, r->profile_path };
+	r->reason[0] = 0;
+	r->profile_path[0] = 0;
+	if (env && resolve_for_cpu(&r->policy, env, err, sizeof err) == 0) {
+		r->active.source = UCOPY_SOURCE_ENV;
+		snprintf(r->reason, sizeof r->reason, "%s", err);
 	} else {
-		char note[256] = "";
-		/* "auto" always resolves: it is built from the table. */
-		resolve_for_cpu(&policy, "auto", note, sizeof note);
-		if (note[0])
-			add_reason(note);
-		active.source = UCOPY_SOURCE_DEFAULT;
+		if (env)
+			snprintf(r->reason, sizeof r->reason,
+				 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
+		/* Only a valid UCOPY_POLICY overrides the profile: a typo
+		 * in it should not also throw away the calibration. */
+		if (load_profile(r) == 0) {
+			r->active.source = UCOPY_SOURCE_PROFILE;
+		} else {
+			char note[256] = "";
+			/* "auto" always resolves: it is built from the table. */
+			resolve_for_cpu(&r->policy, "auto", note, sizeof note);
+			if (note[0])
+				add_reason(r, note);
+		}
 	}
-	compile(&policy);
+	compile(r);
+}
+
+/* Fills a slot of first_use: the policy, compiled.  A copy this thread makes
+ * meanwhile takes the byte loop (resolve_then_copy). */
+static void resolve_slot(void *slot)
+{
+	unsigned char was = resolving;
+	resolving = 1;
+	resolve(slot);
+	resolving = was;
+}
+
+/* First use takes no lock (once.c): pthread_once would deadlock a signal
+ * handler that copies while its own thread resolves. */
+static const struct resolution *resolved(void)
+{
+	const struct resolution *p = __atomic_load_n(&first_use.published, __ATOMIC_ACQUIRE);
+	if (likely(p))
+		return p;
+	int won;
+	p = ucopy_once(&first_use, resolve_slot, &won);
+	if (won) {
+		__atomic_store_n(&tables, p, __ATOMIC_RELEASE);
+		publish_words(p);
+	}
+	return p;
 }
 
 const struct ucopy_active *ucopy_active(void)
 {
-	pthread_once(&once, resolve_active);
-	return &active;
+	return &resolved()->active;
 }
 
 const char *ucopy_source_name(enum ucopy_source s)
@@ -226,15 +287,22 @@ const char *ucopy_source_name(enum ucopy_source s)
 	}
 }
 
+/* ucopy_memcpy before first use.  Dispatches by the resolution it gets (the
+ * words may not be set yet when another thread won); a copy made while this
+ * thread resolves takes the byte loop. */
 static struct ucopy_ret resolve_then_copy(void *restrict dst,
 					  const void *restrict src, size_t n)
 {
-	ucopy_active();
-	return (n < ucopy_first_limit ? ucopy_first_fn
-		: n < ucopy_second_limit ? ucopy_second_fn
-		: ucopy_memcpy_impl)(dst, src, n);
+	if (unlikely(resolving)) {
+		lib_copy(dst, src, n);
+		return (struct ucopy_ret){ dst, 0 };
+	}
+	const struct resolution *r = resolved();
+	unsigned i = 0;
+	while (n >= r->plain[i].limit)
+		i++;
+	return r->plain[i].fn(dst, src, n);
 }
-
 
 void *ucopy_memmove(void *dst, const void *src, size_t n)
 {

@@ -106,7 +106,7 @@ static const struct ucopy_kernel *find_kernel(const char *s, size_t n)
 	char name[32];
 	if (n == 0 || n >= sizeof name)
 		return NULL;
-	memcpy(name, s, n);
+	lib_copy(name, s, n);
 	name[n] = 0;
 	return ucopy_kernel_find(name);
 }
@@ -203,7 +203,7 @@ int ucopy_policy_parse(struct ucopy_policy *p, const char *text, char *err,
 	if (prev_limited)
 		return fail(err, errlen, "the last rule '%s' must not have a limit",
 			    quote(prev, prevlen).s);
-	*p = q;
+	lib_copy(p, &q, sizeof q);
 	return 0;
 }
 
@@ -509,7 +509,7 @@ static int from_text(struct ucopy_policy *p, const char *text,
 	if (ucopy_policy_parse(&q, text, err, errlen))
 		return -1;
 	snprintf(q.name, sizeof q.name, "%s", name);
-	*p = q;
+	lib_copy(p, &q, sizeof q);
 	return 0;
 }
 
@@ -528,7 +528,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 		return fail(err, errlen, "empty policy");
 	if (n >= sizeof word || memchr(s, ':', n) || memchr(s, ',', n))
 		return ucopy_policy_parse(p, spec, err, errlen);
-	memcpy(word, s, n);
+	lib_copy(word, s, n);
 	word[n] = 0;
 
 	if (!strcmp(word, "calibrated"))

@@ -166,7 +166,7 @@ static int parse_size(const char *s, size_t *out)
 	case 'M': shift = 20; n--; break;
 	case 'G': shift = 30; n--; break;
 	}
-	memcpy(num, s, n);
+	lib_copy(num, s, n);
 	num[n] = 0;
 	if (parse_uint(num, SIZE_MAX >> shift, &v))
 		return -1;
@@ -212,7 +212,7 @@ static int parse_offsets(const char *s)
 
 	if (!slash || (size_t)(slash - s) >= sizeof a)
 		return -1;
-	memcpy(a, s, (size_t)(slash - s));
+	lib_copy(a, s, (size_t)(slash - s));
 	a[slash - s] = 0;
 	return parse_uint(a, 4095, &x) || parse_uint(slash + 1, 4095, &y) ? -1 : 0;
 }
@@ -451,7 +451,7 @@ static int copy_text(struct reader *r, char *dst, size_t len, const char *s,
 	if (n >= len)
 		return fail_at(r, r->line, "%s '%s' is too long (at most %zu bytes)",
 			       key, quote(s).s, len - 1);
-	memcpy(dst, s, n + 1);
+	lib_copy(dst, s, n + 1);
 	return 0;
 }
 
@@ -531,7 +531,7 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 		return fail_at(r, r->line, "line starts with a blank");
 	if (kl >= sizeof key)
 		return fail_at(r, r->line, "unknown key '%s'", quote(line).s);
-	memcpy(key, line, kl);
+	lib_copy(key, line, kl);
 	key[kl] = 0;
 	if (!strcmp(key, "end")) {
 		if (line[kl] && rest_of(line, kl)[0])
@@ -709,7 +709,7 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 	}
 	snprintf(p.policy.name, sizeof p.policy.name, "calibrated");
 	if (policy)
-		*policy = p.policy;
+		lib_copy(policy, &p.policy, sizeof p.policy);
 	return 0;
 }
 
