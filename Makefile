@@ -93,9 +93,11 @@ $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# -z nodelete: dlclose() must never unmap ucopy's signal handler, which a
+# disposition, or another handler that chained to it, may still point at.
 $(B)/libucopy.so: $(LIB_OBJ) lib/libucopy.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -pthread -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libucopy.map \
+	$(Q)$(CC) -shared -pthread -Wl,-soname,$(SONAME) -Wl,-z,nodelete -Wl,--version-script=lib/libucopy.map \
 		$(CFLAGS) $(LDFLAGS) -o $@.$(VERSION) $(LIB_OBJ) $(LDLIBS)
 	$(Q)ln -sf libucopy.so.$(VERSION) $(B)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
@@ -111,7 +113,14 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) -Iprograms $(PRG_CFLAGS) $(LDFLAGS) -o $@ $< $(PRG_LIBOBJ) $(B)/libucopy.a $(LDLIBS)
 
-check: all $(TEST_BIN)
+# An LD_PRELOAD interposer whose memcpy and memmove are ucopy's
+# (tests/cli/interpose.sh runs real programs under it).
+$(B)/tests/libpreload.so: tests/preload.c $(B)/libucopy.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared -o $@ $< $(B)/libucopy.a
+
+check: all $(TEST_BIN) $(B)/tests/libpreload.so
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless

@@ -86,7 +86,34 @@ UCOPY_API void *ucopy_memmove(void *dst, const void *src, size_t n);
  * src and dst must not overlap.  A fault is a SIGSEGV or SIGBUS raised by an
  * access of the copy itself (unmapped or protected page, file mapping cut
  * short by ftruncate).  The first fault-tolerant call installs ucopy's signal
- * handler if ucopy_fault_init() was not called. */
+ * handler if ucopy_fault_init() was not called.
+ *
+ * Precondition of ucopy_try() and ucopy_from(): SIGSEGV and SIGBUS can be
+ * delivered to the calling thread.  Linux kills a process whose thread faults
+ * with the signal blocked, and no handler can help.  ucopy knows one such
+ * place itself: inside an application handler that ucopy passed a fault on
+ * to (the signal is blocked there, as the kernel would block it), where
+ * ucopy_try() copies as ucopy_try_sigsafe() does.  Anywhere else the signals
+ * may be blocked (a thread that blocked them, a SIGSEGV handler installed
+ * after ucopy's that does not chain to it, a handler of another signal whose
+ * sa_mask holds them), call ucopy_try_sigsafe().  Under valgrind, whose
+ * register state at a fault is not exact, ucopy_try() always copies as
+ * ucopy_try_sigsafe() does.
+ *
+ * The signal contract: ucopy's handler is a guest.  A fault that is not
+ * ucopy's reaches the handler ucopy displaced exactly as the kernel would
+ * have delivered it: with that handler's sa_mask and the signal blocked
+ * (unless SA_NODEFER) on top of the interrupted code's mask, SA_RESETHAND
+ * applied before the call, with or without SA_SIGINFO.  Displaced SIG_DFL
+ * means the default action (the process ends with the signal); SIG_IGN
+ * ignores a sent signal and, as the kernel does for a real fault, takes the
+ * default action on a fault.  A signal that was sent (kill, sigqueue,
+ * tgkill: si_code <= 0) is never taken for ucopy's and is always passed on;
+ * ucopy stays installed.  A fault that comes back to ucopy while ucopy is
+ * passing it on (a handler installed after ucopy that chains to it, then
+ * ucopy_fault_init() again) ends in the default action, not in a loop.
+ * libucopy.so is linked with -z nodelete: dlclose() never unmaps the code a
+ * disposition, or a handler that chained to ucopy's, points into. */
 
 /*! ucopy_try() :
  * @return : the number of bytes not copied (0 on success).  On failure the
@@ -99,11 +126,31 @@ UCOPY_API size_t ucopy_try(void *dst, const void *src, size_t n);
  * @return : the number of bytes not copied (0 on success). */
 UCOPY_API size_t ucopy_from(void *dst, const void *src, size_t n);
 
+/*! ucopy_try_sigsafe() :
+ * ucopy_try() with the same exact contract that needs no signal: usable with
+ * SIGSEGV and SIGBUS blocked, inside any signal handler, before or without
+ * ucopy_fault_init().  Async-signal-safe; errno is preserved.  The kernel
+ * does the accesses (process_vm_readv() on the own process, or a pipe where
+ * that call is refused), so it costs system calls: about 1 us more than
+ * ucopy_try() for a small copy (docs/performance.md, "Copies without
+ * signals").
+ * @return : the number of bytes not copied (0 on success).  n, with nothing
+ *           copied, also when the process has no way to let the kernel copy
+ *           (process_vm_readv() refused and no file descriptor left for a
+ *           pipe). */
+UCOPY_API size_t ucopy_try_sigsafe(void *dst, const void *src, size_t n);
+
+/*! ucopy_from_sigsafe() :
+ * ucopy_try_sigsafe(), then zero-fills dst[n-r .. n) as ucopy_from() does.
+ * @return : the number of bytes not copied (0 on success). */
+UCOPY_API size_t ucopy_from_sigsafe(void *dst, const void *src, size_t n);
+
 /*! ucopy_fault_init() :
  * Installs ucopy's SIGSEGV and SIGBUS handler, remembering the handlers in
  * place so that faults that are not ucopy's reach them unchanged.  Calling it
  * again re-installs ucopy's handler if something replaced it (the replacement
- * then becomes the handler faults are passed to).  Thread-safe.
+ * then becomes the handler faults are passed to).  Thread-safe; not
+ * async-signal-safe (ucopy_try() is: it never waits for this).
  * @return : 0 on success, -1 with errno set if sigaction() failed. */
 UCOPY_API int ucopy_fault_init(void);
 
@@ -321,9 +368,12 @@ struct ucopy_active {
 };
 
 /*! ucopy_active() :
- * Resolves the active policy on first use (thread-safe): UCOPY_POLICY when set
- * and valid, else a calibration profile that loads, else "auto".  An invalid
- * setting never applies half a policy.
+ * Resolves the active policy on first use: UCOPY_POLICY when set and valid,
+ * else a calibration profile that loads, else "auto".  An invalid setting
+ * never applies half a policy.  First use takes no lock and copies through
+ * no memcpy, memmove or ucopy entry, so a program whose own memcpy and
+ * memmove call ucopy_memcpy() and ucopy_memmove() works from its first copy,
+ * in any thread, after fork() and in a signal handler.
  * @return : what ucopy_memcpy() uses and why; never fails. */
 UCOPY_API const struct ucopy_active *ucopy_active(void);
 

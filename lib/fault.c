@@ -19,16 +19,46 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 static const int signals[2] = { SIGSEGV, SIGBUS };
 /* The handlers ucopy displaced, one per entry of signals[]. */
 static struct sigaction previous[2];
 unsigned char ucopy_try_ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t sorted = PTHREAD_ONCE_INIT;
+static int sorted;
+
+/* Where this thread is passing a fault on (pass_on), so that the same fault
+ * coming back is recognised: the fault's siginfo and context, pass_on's
+ * frame, and how many pass_on frames are nested.  Initial-exec TLS: a
+ * handler must not make glibc allocate a thread's block. */
+struct passing {
+	siginfo_t *si;
+	void *ctx;
+	void *frame;
+	unsigned depth;
+};
+#define TLS __attribute__((tls_model("initial-exec")))
+static __thread struct passing passing TLS;
+/* Set when this thread called a chained handler and may still be inside it,
+ * where SIGSEGV/SIGBUS are blocked as the kernel blocks them; a hint the
+ * checked entry confirms with the real signal mask. */
+static __thread unsigned char chained TLS;
+/* Set, for good, the first time a handler is chained to: from then on
+ * ucopy_try goes through try_checked(). */
+static unsigned char routed_checked;
+/* The thread (its id) setting ucopy_try's words in ucopy_fault_init, or 0. */
+static int routing;
+static unsigned char under_valgrind;
+
+/* Nested pass_on frames beyond this are a cycle nothing else caught. */
+#define MAX_DEPTH 16
 
 /* The linker lays entries out in object order, not address order: sort once
  * (a few hundred entries, before any handler can search them). */
@@ -74,51 +104,144 @@ static uintptr_t *context_pc(void *ctx)
 #endif
 }
 
-static void restore_default(int sig)
+static int signals_blocked(void)
+{
+	sigset_t cur;
+	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0)
+		return 1;
+	return sigismember(&cur, SIGSEGV) == 1 || sigismember(&cur, SIGBUS) == 1;
+}
+
+/* ucopy_try once a handler has been chained to.  Inside that handler the
+ * signal is blocked, and a fault there would kill: such a call copies
+ * without signals.  Everywhere else, and as soon as this thread is seen
+ * with both signals deliverable (it left the handler, by siglongjmp too),
+ * the try bodies: a thread-local test and a jump more than before. */
+static size_t try_checked(void *dst, const void *src, size_t n)
+{
+	if (unlikely(chained)) {
+		if (signals_blocked())
+			return ucopy_copy_nosignal(dst, src, n);
+		chained = 0;
+	}
+	return ucopy_try_dispatch(dst, src, n);
+}
+
+static ucopy_try_fn try_route(void)
+{
+	if (under_valgrind)
+		return ucopy_copy_nosignal;
+	return __atomic_load_n(&routed_checked, __ATOMIC_ACQUIRE) ? try_checked : NULL;
+}
+
+static int thread_id(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* From now on ucopy_try checks whether its thread is in a chained handler
+ * (pass_on, before the first chained call).  A ucopy_fault_init() setting
+ * the words on another thread may have read routed_checked before it was
+ * set: wait for it to finish, then set the words again. */
+static void route_checked(void)
+{
+	if (under_valgrind)
+		return;
+	__atomic_store_n(&routed_checked, 1, __ATOMIC_SEQ_CST);
+	ucopy_try_route(try_checked);
+	int t, self = 0;
+	while ((t = __atomic_load_n(&routing, __ATOMIC_SEQ_CST)) != 0) {
+		if (!self)
+			self = thread_id();
+		if (t == self)
+			break;   /* it is this thread, below this frame */
+		sched_yield();
+	}
+	ucopy_try_route(try_checked);
+}
+
+/* The default action for sig, as the kernel would take it: the disposition
+ * becomes SIG_DFL and the signal, with its siginfo, is queued again to this
+ * thread.  It is blocked while a handler for it runs (unless SA_NODEFER), so
+ * it arrives as the handlers return: a fault and a sent signal alike end the
+ * process, where re-running the faulting instruction would not end it for a
+ * sent one. */
+static void default_action(int sig, siginfo_t *si)
 {
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(sig, &dfl, NULL);
+	if (syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(), (long)sig, si) != 0 &&
+	    si->si_code <= 0)
+		raise(sig);
+	/* A fault that could not be queued kills when its instruction runs
+	 * again. */
 }
 
-/* Delivers the signal as if ucopy had never installed a handler. */
+/* Delivers a fault that is not ucopy's to the handler ucopy displaced,
+ * exactly as the kernel would have: with that handler's sa_mask and the
+ * signal blocked (unless SA_NODEFER) on top of the mask of the interrupted
+ * code, SA_RESETHAND applied before the call, SIG_IGN and SIG_DFL meaning
+ * what they mean for a real fault.  docs/design.md, "The signal contract". */
 static void pass_on(int sig, siginfo_t *si, void *ctx)
 {
-	struct sigaction *old = &previous[sig == SIGBUS];
-	int from_kernel = si->si_code > 0;
-
-	if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) {
-		/* A signal someone sent and the application ignores stays
-		 * ignored.  Otherwise the default action: the kernel does
-		 * the same for an ignored fault (force_sig resets it).  On
-		 * return the faulting instruction runs again and kills the
-		 * process with the original signal; a sent one is raised
-		 * again and delivered once this handler returns. */
-		if (old->sa_handler == SIG_IGN && !from_kernel)
-			return;
-		restore_default(sig);
-		if (!from_kernel)
-			raise(sig);
+	char here;
+	struct passing outer = passing;
+	/* Below a pass_on of this thread that is still running: a nested
+	 * fault (a SA_NODEFER handler's), or a handler that passes this same
+	 * fault back to ucopy, which would go round for ever. */
+	int nested = outer.frame && (void *)&here < outer.frame;
+	unsigned depth = nested ? outer.depth + 1 : 1;
+	if ((nested && (si == outer.si || ctx == outer.ctx)) || depth > MAX_DEPTH) {
+		default_action(sig, si);
 		return;
 	}
 
-	sigset_t saved;
-	pthread_sigmask(SIG_BLOCK, &old->sa_mask, &saved);
-	if (old->sa_flags & SA_SIGINFO)
-		old->sa_sigaction(sig, si, ctx);
+	int i = sig == SIGBUS;
+	struct sigaction old;
+	lib_copy(&old, &previous[i], sizeof old);
+	if (old.sa_handler == SIG_IGN && si->si_code <= 0)
+		return;   /* a sent signal the application ignores */
+	if (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN) {
+		/* A real fault is never ignored: the kernel forces the default
+		 * action on an ignored or blocked one. */
+		default_action(sig, si);
+		return;
+	}
+	if (old.sa_flags & SA_RESETHAND) {
+		previous[i].sa_flags &= ~SA_SIGINFO;
+		__atomic_store_n(&previous[i].sa_handler, SIG_DFL, __ATOMIC_RELEASE);
+	}
+
+	sigset_t mask = ((ucontext_t *)ctx)->uc_sigmask, saved;
+	sigorset(&mask, &mask, &old.sa_mask);
+	if (!(old.sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
 	else
-		old->sa_handler(sig);
+		sigdelset(&mask, sig);
+	route_checked();
+	unsigned char was_chained = chained;
+	passing = (struct passing){ si, ctx, &here, depth };
+	chained = 1;
+	pthread_sigmask(SIG_SETMASK, &mask, &saved);
+	if (old.sa_flags & SA_SIGINFO)
+		old.sa_sigaction(sig, si, ctx);
+	else
+		old.sa_handler(sig);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	if (old->sa_flags & SA_RESETHAND)
-		old->sa_handler = SIG_DFL;
+	chained = was_chained;
+	passing = outer;
 }
 
 static void handler(int sig, siginfo_t *si, void *ctx)
 {
 	/* si_code > 0: raised by the kernel for an access, not sent by
-	 * kill/raise/sigqueue, which must not redirect a copy. */
+	 * kill/raise/sigqueue, which must not redirect a copy.  (A sent
+	 * signal that claims a positive code and lands on a listed
+	 * instruction only makes the fixup finish the copy byte by byte,
+	 * which then copies what it can, as it would have.) */
 	if (si->si_code > 0) {
 		uintptr_t *pc = context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
@@ -135,13 +258,25 @@ static int is_ours(const struct sigaction *sa)
 	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == handler;
 }
 
-int ucopy_fault_init(void)
+/* valgrind's core is preloaded into every program it runs.  Under it the
+ * registers a fixup reads are not exact at the faulting access (only with
+ * --vex-iropt-register-updates=allregs-at-mem-access), so the try bodies
+ * would return wrong counts: ucopy_try copies without signals there. */
+static int detect_valgrind(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+	return pre && strstr(pre, "vgpreload") != NULL;
+}
+
+/* Installs the handler and sets ucopy_try's words; the lock is held. */
+static int install(void)
 {
 	int rc = 0;
-	pthread_once(&sorted, sort_extable);
-	/* Compiles the policy ucopy_try_enable() publishes. */
-	ucopy_active();
-	pthread_mutex_lock(&lock);
+	if (!sorted) {
+		sort_extable();
+		under_valgrind = (unsigned char)detect_valgrind();
+		sorted = 1;
+	}
 	for (int i = 0; i < 2 && rc == 0; i++) {
 		struct sigaction cur, sa;
 		if (sigaction(signals[i], NULL, &cur) != 0) {
@@ -155,15 +290,28 @@ int ucopy_fault_init(void)
 		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 		sigemptyset(&sa.sa_mask);
 		/* Record the displaced handler before ours can run. */
-		previous[i] = cur;
+		lib_copy(&previous[i], &cur, sizeof cur);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		if (sigaction(signals[i], &sa, NULL) != 0)
 			rc = -1;
 	}
 	if (rc == 0) {
-		ucopy_try_enable();
+		__atomic_store_n(&routing, thread_id(), __ATOMIC_SEQ_CST);
+		ucopy_try_route(try_route());
+		/* A handler chained to meanwhile (route_checked waits). */
+		ucopy_try_route(try_route());
+		__atomic_store_n(&routing, 0, __ATOMIC_SEQ_CST);
 		__atomic_store_n(&ucopy_try_ready, 1, __ATOMIC_RELEASE);
 	}
+	return rc;
+}
+
+int ucopy_fault_init(void)
+{
+	/* Resolves the policy whose try bodies install() routes to. */
+	ucopy_active();
+	pthread_mutex_lock(&lock);
+	int rc = install();
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
@@ -178,13 +326,28 @@ int ucopy_fault_installed(void)
 	return 1;
 }
 
-/* ucopy_try before the first fault-tolerant copy: nothing is copied if the
- * handler cannot be installed, since a fault would then kill the process,
- * which is exactly what the caller asked ucopy to prevent. */
+/* Installs the handler unless it is in place, without waiting for the lock:
+ * this may run in a signal handler, or while another thread installs.
+ * @return : 0 when the try bodies can be used, -1 when a copy must be made
+ *           without signals (the lock is busy, sigaction failed). */
+static int installed_or_busy(void)
+{
+	if (likely(__atomic_load_n(&ucopy_try_ready, __ATOMIC_ACQUIRE)))
+		return 0;
+	ucopy_active();
+	if (pthread_mutex_trylock(&lock) != 0)
+		return -1;
+	int rc = install();
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+/* ucopy_try before the first fault-tolerant copy: the words lead here until
+ * install() sets them. */
 size_t ucopy_try_cold(void *dst, const void *src, size_t n)
 {
-	if (ucopy_fault_init() != 0)
-		return n;
+	if (installed_or_busy() != 0)
+		return ucopy_copy_nosignal(dst, src, n);
 	return ucopy_try_local(dst, src, n);
 }
 
@@ -199,9 +362,9 @@ size_t ucopy_from(void *dst, const void *src, size_t n)
 size_t ucopy_policy_try(const struct ucopy_policy *p, void *restrict dst,
 			const void *restrict src, size_t n)
 {
-	if (unlikely(!__atomic_load_n(&ucopy_try_ready, __ATOMIC_ACQUIRE)) &&
-	    ucopy_fault_init() != 0)
-		return n;
+	if (installed_or_busy() != 0 || unlikely(under_valgrind) ||
+	    (unlikely(chained) && signals_blocked()))
+		return ucopy_copy_nosignal(dst, src, n);
 	const struct ucopy_kernel *k = ucopy_policy_kernel(p, n);
 	return ucopy_kernel_fault_capable(k)->try_fn(dst, src, n);
 }

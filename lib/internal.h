@@ -10,6 +10,37 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* The library's own copies (a policy, a message).  Never memcpy: a program
+ * may route memcpy into ucopy_memcpy, and the first copy resolves the policy
+ * (docs/design.md, "First use").  The empty asm keeps compilers from turning
+ * the loop back into a memcpy call.  tests/cli/symbols.sh checks that no
+ * object of the library but the `libc` kernel's refers to memcpy, memmove
+ * or mempcpy. */
+static inline void lib_copy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	while (n--) {
+		*d++ = *s++;
+		__asm__ volatile("" ::: "memory");
+	}
+}
+
+/* First use without a lock (once.c): ucopy_once() returns the published
+ * slot, filling one of `nslots` slots of `size` bytes with fill() first when
+ * none is; *won (when not NULL) says whether this call's slot was published.
+ * Define one with UCOPY_ONCE(array). */
+struct ucopy_once {
+	void *published;
+	unsigned taken;
+	void *slots;
+	size_t size;
+	unsigned nslots;
+};
+#define UCOPY_ONCE(array) \
+	{ NULL, 0, (array), sizeof (array)[0], sizeof (array) / sizeof (array)[0] }
+void *ucopy_once(struct ucopy_once *o, void (*fill)(void *slot), int *won) HIDDEN;
+
 /* One entry of the exception table: a kernel instruction that may fault and
  * where to resume when it does.  The kernels emit entries (EXTABLE() in
  * kernels/<arch>/asm.h) into the section "ucopy_extable"; the linker brackets
@@ -60,7 +91,7 @@ struct compiled_rule {
  * ucopy_memcpy_impl; ucopy_try does the same with the try bodies of the
  * same policy (kernels that cannot recover replaced), through
  * ucopy_try_first_limit/_first_fn/_second_limit/_second_fn/_impl.  Those
- * start as 0 and ucopy_try_cold, and are set by ucopy_try_enable() once
+ * start as 0 and ucopy_try_cold, and are set by ucopy_try_route() once
  * ucopy's handler is installed: a try body must not run before a fault in
  * it can be recovered. */
 extern size_t ucopy_first_limit HIDDEN;
@@ -73,7 +104,12 @@ extern ucopy_try_fn ucopy_try_first_fn HIDDEN;
 extern size_t ucopy_try_second_limit HIDDEN;
 extern ucopy_try_fn ucopy_try_second_fn HIDDEN;
 extern ucopy_try_fn ucopy_try_impl HIDDEN;
-void ucopy_try_enable(void) HIDDEN;
+/* Sets ucopy_try's words (the policy is resolved): to the try bodies when
+ * `only` is NULL, else every size to `only` (fault.c's checked entry, or the
+ * signal-free copy under valgrind). */
+void ucopy_try_route(ucopy_try_fn only) HIDDEN;
+/* The active policy's try body for n bytes, past the words. */
+size_t ucopy_try_dispatch(void *dst, const void *src, size_t n) HIDDEN;
 
 /* The fast entries ucopy_memcpy and ucopy_try resolve to (entry.S,
  * KERNEL_ENTRY in kernels/x86_64/asm.h), by kernel: sse2, avx2, avx512.
@@ -92,6 +128,8 @@ int ucopy_entry_class(void) HIDDEN;
 extern unsigned char ucopy_try_ready HIDDEN;
 size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
+/* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body. */
+size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
 
 /* The shared fault fixup tail (kernels/<arch>/fixup.S). */
 void ucopy_fixup_tail(void) HIDDEN;

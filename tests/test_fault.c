@@ -28,7 +28,7 @@ static size_t page;
 struct variant {
 	char name[48];
 	struct ucopy_policy policy;
-	int active;   /* 1: ucopy_try(), the active policy */
+	int active;   /* 1: ucopy_try(), the active policy; 2: ucopy_try_sigsafe() */
 };
 
 static struct variant variants[32];
@@ -36,6 +36,8 @@ static int nvariants;
 
 static size_t try_copy(const struct variant *v, void *dst, const void *src, size_t n)
 {
+	if (v->active == 2)
+		return ucopy_try_sigsafe(dst, src, n);
 	return v->active ? ucopy_try(dst, src, n) : ucopy_policy_try(&v->policy, dst, src, n);
 }
 
@@ -67,6 +69,16 @@ static void setup_variants(void)
 	struct variant *v = &variants[nvariants++];
 	snprintf(v->name, sizeof v->name, "ucopy_try (active policy)");
 	v->active = 1;
+}
+
+/* SIGSEGV and SIGBUS blocked (how = 1) or not (0) in the calling thread. */
+static void block_faults(int how)
+{
+	sigset_t m;
+	sigemptyset(&m);
+	sigaddset(&m, SIGSEGV);
+	sigaddset(&m, SIGBUS);
+	pthread_sigmask(how ? SIG_BLOCK : SIG_UNBLOCK, &m, NULL);
 }
 
 /* Checks one result against the contract: r == expect, dst[0..n-r) copied,
@@ -241,9 +253,13 @@ static void test_large(const struct variant *v)
 			}
 }
 
-/* SIGBUS: a shared file mapping cut short by ftruncate under the reader. */
-static void test_sigbus(void)
+/* SIGBUS: a shared file mapping cut short by ftruncate under the reader,
+ * through ucopy_try/ucopy_from or (sigsafe) their signal-free forms with
+ * SIGSEGV and SIGBUS blocked. */
+static void test_sigbus(int sigsafe)
 {
+	size_t (*try_fn)(void *, const void *, size_t) = sigsafe ? ucopy_try_sigsafe : ucopy_try;
+	size_t (*from_fn)(void *, const void *, size_t) = sigsafe ? ucopy_from_sigsafe : ucopy_from;
 	char path[] = "/tmp/ucopy-test-XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0) {
@@ -268,7 +284,8 @@ static void test_sigbus(void)
 	CHECK(ftruncate(fd, page + page / 2) == 0, "ftruncate: %s", strerror(errno));
 	unsigned char *dst = malloc(len);
 	memset(dst, GUARD, len);
-	size_t r = ucopy_try(dst, m, len);
+	block_faults(sigsafe);
+	size_t r = try_fn(dst, m, len);
 	CHECK(r == len - 2 * page, "ucopy_try over a truncated mapping returned %zu, expected %zu",
 	      r, len - 2 * page);
 	CHECK(memcmp(dst, data, page + page / 2) == 0, "the bytes before the end differ");
@@ -283,7 +300,8 @@ static void test_sigbus(void)
 			break;
 		}
 	memset(dst, GUARD, len);
-	r = ucopy_from(dst, m + 100, len - 100);
+	r = from_fn(dst, m + 100, len - 100);
+	block_faults(0);
 	CHECK(r == len - 2 * page, "ucopy_from returned %zu, expected %zu", r, len - 2 * page);
 	for (size_t i = 2 * page - 100; i < len - 100; i++)
 		if (dst[i] != 0) {
@@ -295,7 +313,9 @@ static void test_sigbus(void)
 	close(fd);
 	free(dst);
 	free(data);
-	check_group("fault sigbus: truncated file mapping (ucopy_try, ucopy_from)");
+	check_group(sigsafe ? "fault sigbus: truncated file mapping (ucopy_try_sigsafe, "
+			      "ucopy_from_sigsafe, SIGSEGV and SIGBUS blocked)"
+			    : "fault sigbus: truncated file mapping (ucopy_try, ucopy_from)");
 }
 
 /* ucopy_from zero-fills exactly the part not copied. */
@@ -337,8 +357,14 @@ static void test_wild_pointers(void)
 		CHECK(buf[0] == GUARD, "ucopy_try from %#lx wrote the destination", (unsigned long)wild[i]);
 		r = ucopy_try((void *)wild[i], buf, 48);
 		CHECK(r == 48, "ucopy_try to %#lx returned %zu", (unsigned long)wild[i], r);
+		r = ucopy_try_sigsafe(buf, (const void *)wild[i], 48);
+		CHECK(r == 48, "ucopy_try_sigsafe from %#lx returned %zu", (unsigned long)wild[i], r);
+		CHECK(buf[0] == GUARD, "ucopy_try_sigsafe from %#lx wrote the destination",
+		      (unsigned long)wild[i]);
+		r = ucopy_try_sigsafe((void *)wild[i], buf, 48);
+		CHECK(r == 48, "ucopy_try_sigsafe to %#lx returned %zu", (unsigned long)wild[i], r);
 	}
-	check_group("fault wild pointers (NULL, non-canonical, unmapped)");
+	check_group("fault wild pointers (NULL, non-canonical, unmapped; ucopy_try, ucopy_try_sigsafe)");
 }
 
 /* Many threads faulting at once: the flag and the handler are per thread. */
@@ -347,6 +373,7 @@ struct thread_arg {
 	unsigned seed;
 	long iterations;
 	long failures;
+	int sigsafe;   /* ucopy_try_sigsafe with SIGSEGV and SIGBUS blocked */
 };
 
 static void *thread_main(void *p)
@@ -354,12 +381,14 @@ static void *thread_main(void *p)
 	struct thread_arg *a = p;
 	unsigned char dst[160];
 	unsigned s = a->seed;
+	block_faults(a->sigsafe);
 	for (long i = 0; i < a->iterations; i++) {
 		s = s * 1103515245u + 12345u;
 		size_t n = (s >> 8) % 128;
 		size_t off = (s >> 20) % 192;   /* off >= n: no fault */
 		memset(dst, GUARD, sizeof dst);
-		size_t r = ucopy_try(dst, a->page_end - off, n);
+		size_t r = a->sigsafe ? ucopy_try_sigsafe(dst, a->page_end - off, n)
+				      : ucopy_try(dst, a->page_end - off, n);
 		size_t expect = n > off ? n - off : 0;
 		if (r != expect || memcmp(dst, a->page_end - off, n - r) != 0 ||
 		    dst[n - r] != GUARD)
@@ -368,12 +397,14 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-static void test_threads(void)
+static void test_threads(int sigsafe)
 {
 	long iterations = 100000;
 	const char *scale = getenv("UCOPY_TEST_THREAD_ITERATIONS");
 	if (scale)
 		iterations = atol(scale);
+	if (sigsafe)
+		iterations /= 10;   /* a system call or more each */
 	unsigned char *m = check_map(2 * page, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < page; i++)
 		m[i] = pattern(i);
@@ -381,7 +412,7 @@ static void test_threads(void)
 	pthread_t t[8];
 	struct thread_arg args[8];
 	for (int i = 0; i < 8; i++) {
-		args[i] = (struct thread_arg){ m + page, 1234u + (unsigned)i, iterations, 0 };
+		args[i] = (struct thread_arg){ m + page, 1234u + (unsigned)i, iterations, 0, sigsafe };
 		pthread_create(&t[i], NULL, thread_main, &args[i]);
 	}
 	long failures = 0;
@@ -392,222 +423,77 @@ static void test_threads(void)
 	CHECK(failures == 0, "%ld of %ld copies wrong", failures, 8 * iterations);
 	munmap(m, 2 * page);
 	char name[128];
-	snprintf(name, sizeof name, "fault 8 threads x %ld faulting and clean copies", iterations);
+	snprintf(name, sizeof name, "fault 8 threads x %ld faulting and clean copies%s", iterations,
+		 sigsafe ? " (ucopy_try_sigsafe, SIGSEGV and SIGBUS blocked)" : "");
 	check_group(name);
 }
 
-/* ---- chaining, each scenario in a child process ---- */
-
-static volatile sig_atomic_t app_handler_ran;
-static sigjmp_buf app_jmp;
-
-static void app_handler(int sig, siginfo_t *si, void *ctx)
+/* The three matrices for one variant, as one check group each. */
+static void run_matrix(const struct variant *v, const char *where)
 {
-	(void)si;
-	(void)ctx;
-	app_handler_ran = sig;
-	siglongjmp(app_jmp, 1);
+	char name[160];
+	test_source_end(v);
+	snprintf(name, sizeof name, "fault %.48s%s: source faults (end, start)", v->name, where);
+	check_group(name);
+	test_dest_end(v, PROT_NONE);
+	test_dest_end(v, PROT_READ);
+	snprintf(name, sizeof name, "fault %.48s%s: destination faults (PROT_NONE, read-only)",
+		 v->name, where);
+	check_group(name);
+	test_large(v);
+	snprintf(name, sizeof name, "fault %.48s%s: large copies with a hole", v->name, where);
+	check_group(name);
 }
 
-static void install_app_handler(int flags)
+static const struct variant *in_handler_variant;
+
+static void matrix_handler(int sig)
 {
-	struct sigaction sa;
+	(void)sig;
+	run_matrix(in_handler_variant, ", in a handler that blocks SIGSEGV and SIGBUS");
+}
+
+/* ucopy_try_sigsafe over the same matrix: as it is, with SIGSEGV and SIGBUS
+ * blocked, and inside a SIGUSR1 handler whose sa_mask blocks them. */
+static void test_sigsafe(void)
+{
+	struct variant v = { "ucopy_try_sigsafe", { 0 }, 2 };
+	run_matrix(&v, "");
+	block_faults(1);
+	run_matrix(&v, ", SIGSEGV and SIGBUS blocked");
+	block_faults(0);
+	struct sigaction sa, old;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = app_handler;
-	sa.sa_flags = SA_SIGINFO | flags;
+	sa.sa_handler = matrix_handler;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-static volatile char *bad_pointer(void)
-{
-	return (volatile char *)check_map(page, PROT_NONE);
-}
-
-/* Runs fn in a child; returns its wait status. */
-static int in_child(void (*fn)(void))
-{
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid == 0) {
-		fn();
-		_exit(0);
-	}
-	int status = 0;
-	waitpid(pid, &status, 0);
-	return status;
-}
-
-/* The end of the chaining scenarios: ucopy recovers a fault of its own, then
- * a fault outside ucopy must reach the application's handler (exit 42). */
-static void recover_then_app_fault(volatile char *bad)
-{
-	char buf[16];
-	if (ucopy_try(buf, (const void *)bad, 16) != 16)
-		_exit(3);
-	if (sigsetjmp(app_jmp, 1) == 0) {
-		(void)*bad;
-		_exit(4);
-	}
-	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
-}
-
-/* Exit 42 when the application's handler got the fault outside ucopy, after
- * ucopy recovered one of its own. */
-static void child_app_handler_first(void)
-{
-	install_app_handler(0);
-	recover_then_app_fault(bad_pointer());
-}
-
-static void child_no_handler(void)
-{
-	char buf[16];
-	volatile char *bad = bad_pointer();
-	if (ucopy_try(buf, (const void *)bad, 16) != 16)
-		_exit(3);
-	(void)*bad;
-	_exit(4);
-}
-
-static void child_memcpy_fault(void)
-{
-	char buf[64];
-	ucopy_fault_init();
-	ucopy_memcpy(buf, (const void *)bad_pointer(), 64);
-	_exit(4);
-}
-
-/* Every kernel's plain body (ucopy_memcpy's) has no exception table
- * entries: with ucopy's handler installed, a fault in it still kills. */
-static const struct ucopy_kernel *plain_kernel;
-
-static void child_plain_body_fault(void)
-{
-	char buf[64];
-	ucopy_fault_init();
-	plain_kernel->fn(buf, (const void *)bad_pointer(), 64);
-	_exit(4);
-}
-
-static void test_plain_bodies(void)
-{
-	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
-		plain_kernel = ucopy_kernel_at(i);
-		if (!ucopy_kernel_supported(plain_kernel, ucopy_cpu()->features))
-			continue;
-		int st = in_child(child_plain_body_fault);
-		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-		      "a fault in %s's plain body must kill with SIGSEGV, status %#x",
-		      plain_kernel->name, st);
-	}
-	check_group("fault in a kernel's plain body kills, for every kernel");
-}
-
-static void child_ignored(void)
-{
-	signal(SIGSEGV, SIG_IGN);
-	char buf[16];
-	volatile char *bad = bad_pointer();
-	if (ucopy_try(buf, (const void *)bad, 16) != 16)
-		_exit(3);
-	(void)*bad;   /* an ignored fault still kills, as without ucopy */
-	_exit(4);
-}
-
-static void child_altstack(void)
-{
-	stack_t ss;
-	ss.ss_sp = malloc(1 << 16);
-	ss.ss_size = 1 << 16;
-	ss.ss_flags = 0;
-	if (sigaltstack(&ss, NULL) != 0)
-		_exit(6);
-	install_app_handler(SA_ONSTACK);
-	recover_then_app_fault(bad_pointer());
-}
-
-/* A handler installed after ucopy's replaces it; ucopy_fault_init() puts
- * ucopy's back and passes other faults to the newer handler. */
-static void child_replaced(void)
-{
-	volatile char *bad = bad_pointer();
-	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
-		_exit(7);
-	install_app_handler(0);
-	if (ucopy_fault_installed())
-		_exit(8);
-	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
-		_exit(9);
-	recover_then_app_fault(bad);
-}
-
-/* A SIGSEGV sent with kill() during a program that uses ucopy reaches the
- * application's handler: only kernel-raised faults are ucopy's. */
-static void child_sent_signal(void)
-{
-	install_app_handler(0);
-	ucopy_fault_init();
-	if (sigsetjmp(app_jmp, 1) == 0) {
-		kill(getpid(), SIGSEGV);
-		_exit(4);
-	}
-	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
-}
-
-static void test_chaining(void)
-{
-	int st = in_child(child_app_handler_first);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
-	      "application handler installed first: status %#x", st);
-	st = in_child(child_no_handler);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "no handler: a fault outside ucopy must kill with SIGSEGV, status %#x", st);
-	st = in_child(child_memcpy_fault);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "a fault inside ucopy_memcpy must kill with SIGSEGV, status %#x", st);
-	st = in_child(child_ignored);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "SIG_IGN: a real fault must still kill with SIGSEGV, status %#x", st);
-	st = in_child(child_altstack);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "on a sigaltstack: status %#x", st);
-	st = in_child(child_replaced);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
-	      "handler replaced, then ucopy_fault_init again: status %#x", st);
-	st = in_child(child_sent_signal);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "a sent SIGSEGV: status %#x", st);
-	check_group("fault chaining: application handlers, default action, altstack, re-install");
-	test_plain_bodies();
+	sigaddset(&sa.sa_mask, SIGSEGV);
+	sigaddset(&sa.sa_mask, SIGBUS);
+	sigaction(SIGUSR1, &sa, &old);
+	in_handler_variant = &v;
+	raise(SIGUSR1);
+	sigaction(SIGUSR1, &old, NULL);
 }
 
 int main(void)
 {
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* Chaining first, while no handler is installed in this process. */
-	test_chaining();
 	CHECK(!ucopy_fault_installed(), "handler installed before any fault-tolerant call");
+	/* Before anything installs ucopy's handler: the signal-free copy
+	 * must not need it. */
+	test_sigsafe();
+	CHECK(!ucopy_fault_installed(), "ucopy_try_sigsafe installed the handler");
+	check_group("fault ucopy_try_sigsafe needs no handler");
 	setup_variants();
-	for (int i = 0; i < nvariants; i++) {
-		char name[128];
-		const struct variant *v = &variants[i];
-		test_source_end(v);
-		snprintf(name, sizeof name, "fault %.48s: source faults (end, start)", v->name);
-		check_group(name);
-		test_dest_end(v, PROT_NONE);
-		test_dest_end(v, PROT_READ);
-		snprintf(name, sizeof name, "fault %.48s: destination faults (PROT_NONE, read-only)", v->name);
-		check_group(name);
-		test_large(v);
-		snprintf(name, sizeof name, "fault %.48s: large copies with a hole", v->name);
-		check_group(name);
-	}
+	for (int i = 0; i < nvariants; i++)
+		run_matrix(&variants[i], "");
 	CHECK(ucopy_fault_installed(), "first use did not install the handler");
 	check_group("fault first use installs the handler");
 	test_from();
-	test_sigbus();
+	test_sigbus(0);
+	test_sigbus(1);
 	test_wild_pointers();
-	test_threads();
+	test_threads(0);
+	test_threads(1);
 	return check_exit();
 }

@@ -1,0 +1,662 @@
+/*
+ * test_signals.c - the signal contract (include/ucopy.h, docs/design.md): a
+ * fault that is not ucopy's reaches the application as the kernel would
+ * have delivered it, ucopy_try works inside a handler ucopy chained to, and
+ * no chain loops.
+ *
+ * Each scenario runs in a child process, since the failure mode is the
+ * death of the process (or a stack overflow); children report through
+ * their exit status and a shared page.
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "ucopy.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static size_t page;
+
+/* What children tell the parent besides their exit status. */
+struct report {
+	int calls;          /* how often the application's handler ran */
+	int result[8];      /* scenario-specific values */
+	uint64_t mask[2];   /* the signal mask inside the handler, 1..128 */
+};
+static struct report *shared;
+
+static volatile sig_atomic_t app_handler_ran;
+static sigjmp_buf app_jmp;
+
+static void app_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static void install_app_handler(int flags)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = app_handler;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static volatile char *bad_pointer(void)
+{
+	return (volatile char *)check_map(page, PROT_NONE);
+}
+
+/* Runs fn in a child; returns its wait status. */
+static int in_child(void (*fn)(void))
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(30);   /* a scenario that loops ends as SIGALRM */
+		fn();
+		_exit(0);
+	}
+	int status = 0;
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+/* The end of the chaining scenarios: ucopy recovers a fault of its own, then
+ * a fault outside ucopy must reach the application's handler (exit 42). */
+static void recover_then_app_fault(volatile char *bad)
+{
+	char buf[16];
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+/* Exit 42 when the application's handler got the fault outside ucopy, after
+ * ucopy recovered one of its own. */
+static void child_app_handler_first(void)
+{
+	install_app_handler(0);
+	recover_then_app_fault(bad_pointer());
+}
+
+static void child_no_handler(void)
+{
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	(void)*bad;
+	_exit(4);
+}
+
+static void child_memcpy_fault(void)
+{
+	char buf[64];
+	ucopy_fault_init();
+	ucopy_memcpy(buf, (const void *)bad_pointer(), 64);
+	_exit(4);
+}
+
+/* Every kernel's plain body (ucopy_memcpy's) has no exception table
+ * entries: with ucopy's handler installed, a fault in it still kills. */
+static const struct ucopy_kernel *plain_kernel;
+
+static void child_plain_body_fault(void)
+{
+	char buf[64];
+	ucopy_fault_init();
+	plain_kernel->fn(buf, (const void *)bad_pointer(), 64);
+	_exit(4);
+}
+
+static void test_plain_bodies(void)
+{
+	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
+		plain_kernel = ucopy_kernel_at(i);
+		if (!ucopy_kernel_supported(plain_kernel, ucopy_cpu()->features))
+			continue;
+		int st = in_child(child_plain_body_fault);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a fault in %s's plain body must kill with SIGSEGV, status %#x",
+		      plain_kernel->name, st);
+	}
+	check_group("fault in a kernel's plain body kills, for every kernel");
+}
+
+static void child_ignored(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	char buf[16];
+	volatile char *bad = bad_pointer();
+	if (ucopy_try(buf, (const void *)bad, 16) != 16)
+		_exit(3);
+	(void)*bad;   /* an ignored fault still kills, as without ucopy */
+	_exit(4);
+}
+
+static void child_altstack(void)
+{
+	stack_t ss;
+	ss.ss_sp = malloc(1 << 16);
+	ss.ss_size = 1 << 16;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) != 0)
+		_exit(6);
+	install_app_handler(SA_ONSTACK);
+	recover_then_app_fault(bad_pointer());
+}
+
+/* A handler installed after ucopy's replaces it; ucopy_fault_init() puts
+ * ucopy's back and passes other faults to the newer handler. */
+static void child_replaced(void)
+{
+	volatile char *bad = bad_pointer();
+	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
+		_exit(7);
+	install_app_handler(0);
+	if (ucopy_fault_installed())
+		_exit(8);
+	if (ucopy_fault_init() != 0 || !ucopy_fault_installed())
+		_exit(9);
+	recover_then_app_fault(bad);
+}
+
+/* A SIGSEGV sent with kill() during a program that uses ucopy reaches the
+ * application's handler: only kernel-raised faults are ucopy's. */
+static void child_sent_signal(void)
+{
+	install_app_handler(0);
+	ucopy_fault_init();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		kill(getpid(), SIGSEGV);
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+
+/* ---- the application's handler sees what the kernel would show it ---- */
+
+static void record_mask(void)
+{
+	sigset_t cur;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	shared->mask[0] = shared->mask[1] = 0;
+	for (int s = 1; s < 128 && s < NSIG; s++)
+		if (sigismember(&cur, s) == 1)
+			shared->mask[s / 64] |= UINT64_C(1) << (s % 64);
+}
+
+static void mask_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	shared->calls++;
+	record_mask();
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static int mask_flags;
+
+/* The application's handler, with SIGUSR1 in its sa_mask and SIGUSR2
+ * blocked by the code that faults; ucopy's installed over it when
+ * `with_ucopy`. */
+static void mask_scenario(int with_ucopy)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = mask_handler;
+	sa.sa_flags = SA_SIGINFO | mask_flags;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR1);
+	sigaction(SIGSEGV, &sa, NULL);
+	if (with_ucopy && ucopy_fault_init() != 0)
+		_exit(7);
+	sigset_t m;
+	sigemptyset(&m);
+	sigaddset(&m, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &m, NULL);
+	volatile char *bad = bad_pointer();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+static void child_mask_plain(void) { mask_scenario(0); }
+static void child_mask_ucopy(void) { mask_scenario(1); }
+
+/* The mask inside the handler, without ucopy and with it, for a handler
+ * without flags and one with SA_NODEFER. */
+static void test_mask(void)
+{
+	static const int flags[] = { 0, SA_NODEFER };
+	for (int f = 0; f < 2; f++) {
+		uint64_t want[2];
+		mask_flags = flags[f];
+		int st = in_child(child_mask_plain);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "without ucopy: status %#x", st);
+		want[0] = shared->mask[0];
+		want[1] = shared->mask[1];
+		st = in_child(child_mask_ucopy);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "with ucopy: status %#x", st);
+		CHECK(shared->mask[0] == want[0] && shared->mask[1] == want[1],
+		      "%s: the handler's mask is %#llx:%#llx with ucopy, %#llx:%#llx without",
+		      f ? "SA_NODEFER" : "no flags",
+		      (unsigned long long)shared->mask[1], (unsigned long long)shared->mask[0],
+		      (unsigned long long)want[1], (unsigned long long)want[0]);
+		CHECK(((want[0] >> SIGSEGV) & 1) == !f,
+		      "the kernel %s SIGSEGV in the handler: the test's premise",
+		      f ? "blocked" : "did not block");
+		CHECK((want[0] >> SIGUSR1) & 1 && (want[0] >> SIGUSR2) & 1,
+		      "sa_mask and the interrupted mask: the test's premise");
+	}
+	check_group("signals: a chained handler runs with the mask the kernel gives it (sa_mask, SA_NODEFER)");
+}
+
+/* ---- SA_RESETHAND ---- */
+
+static void counting_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	shared->calls++;
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static void counting_plain_handler(int sig)
+{
+	counting_handler(sig, NULL, NULL);
+}
+
+static int resethand_siginfo;
+
+/* Two faults; the handler (SA_RESETHAND) leaves by siglongjmp.  The second
+ * fault must find SIG_DFL and kill, the handler having run once. */
+static void child_resethand(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	if (resethand_siginfo) {
+		sa.sa_sigaction = counting_handler;
+		sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+	} else {
+		sa.sa_handler = counting_plain_handler;
+		sa.sa_flags = SA_RESETHAND;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	volatile char *bad = bad_pointer();
+	for (int i = 0; i < 2; i++)
+		if (sigsetjmp(app_jmp, 1) == 0)
+			(void)*bad;
+	_exit(4);
+}
+
+static void test_resethand(void)
+{
+	for (resethand_siginfo = 0; resethand_siginfo < 2; resethand_siginfo++) {
+		shared->calls = 0;
+		int st = in_child(child_resethand);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && shared->calls == 1,
+		      "%s: status %#x after %d calls of the handler; want SIGSEGV after 1",
+		      resethand_siginfo ? "SA_SIGINFO|SA_RESETHAND" : "SA_RESETHAND",
+		      st, shared->calls);
+	}
+	check_group("signals: SA_RESETHAND resets before the call (second fault kills)");
+}
+
+/* ---- SA_NODEFER: a handler that probes memory and handles its own nested
+ * fault ---- */
+
+static sigjmp_buf probe_jmp;
+static volatile int probing;
+
+static void probing_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	(void)si;
+	shared->calls++;
+	if (probing)
+		siglongjmp(probe_jmp, 1);
+	probing = 1;
+	volatile char *bad = bad_pointer();
+	if (sigsetjmp(probe_jmp, 0) == 0) {
+		(void)*bad;
+		shared->result[0] = 1;   /* the probe read */
+	} else {
+		shared->result[0] = 2;   /* the probe faulted, and we are back */
+	}
+	probing = 0;
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static void child_nodefer(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = probing_handler;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	volatile char *bad = bad_pointer();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV && shared->result[0] == 2 ? 42 : 5);
+}
+
+static void test_nodefer(void)
+{
+	shared->calls = 0;
+	shared->result[0] = 0;
+	int st = in_child(child_nodefer);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42 && shared->calls == 2,
+	      "status %#x, handler ran %d times (want exit 42, 2 times)", st, shared->calls);
+	check_group("signals: a SA_NODEFER handler handles a nested fault");
+}
+
+/* ---- a chain that comes back to ucopy ---- */
+
+static struct sigaction app_previous;
+
+/* A well-behaved chaining handler: what is not its own goes to the handler
+ * it displaced, which is ucopy's. */
+static void chaining_handler(int sig, siginfo_t *si, void *ctx)
+{
+	shared->calls++;
+	if (app_previous.sa_flags & SA_SIGINFO)
+		app_previous.sa_sigaction(sig, si, ctx);
+	else if (app_previous.sa_handler != SIG_DFL && app_previous.sa_handler != SIG_IGN)
+		app_previous.sa_handler(sig);
+	else
+		signal(sig, SIG_DFL);
+}
+
+static void child_cycle(void)
+{
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = chaining_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &app_previous);
+	/* As the header invites: ucopy's handler back on top, the
+	 * application's now the one ucopy passes to. */
+	if (ucopy_fault_init() != 0)
+		_exit(8);
+	child_no_handler();   /* a fault of ucopy's, then one that is not */
+}
+
+static void test_cycle(void)
+{
+	shared->calls = 0;
+	int st = in_child(child_cycle);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && shared->calls == 1,
+	      "status %#x after %d calls of the chaining handler; want SIGSEGV after 1",
+	      st, shared->calls);
+	check_group("signals: a fault passed back to ucopy ends in the default action, not a loop");
+}
+
+/* ---- signals that were sent ---- */
+
+static int queue_self(int sig, int code)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	si.si_signo = sig;
+	si.si_code = code;
+	si.si_pid = getpid();
+	return (int)syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)syscall(SYS_gettid),
+			    (long)sig, &si);
+}
+
+/* SIG_DFL before ucopy: a sent SIGSEGV with a positive si_code kills, as
+ * it would without ucopy. */
+static void child_sent_positive(void)
+{
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	if (queue_self(SIGSEGV, SEGV_MAPERR) != 0)
+		_exit(6);
+	_exit(4);
+}
+
+/* SIG_IGN before ucopy: a sent SIGSEGV is ignored and ucopy stays. */
+static void child_sent_ignored(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	kill(getpid(), SIGSEGV);
+	if (queue_self(SIGSEGV, SI_QUEUE) != 0)
+		_exit(6);
+	_exit(ucopy_fault_installed() ? 42 : 5);
+}
+
+/* A handler before ucopy: a sent SIGSEGV with a positive code reaches it,
+ * and ucopy stays installed. */
+static void child_sent_positive_handler(void)
+{
+	install_app_handler(0);
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		queue_self(SIGSEGV, SEGV_ACCERR);
+		_exit(4);
+	}
+	_exit(app_handler_ran == SIGSEGV && ucopy_fault_installed() ? 42 : 5);
+}
+
+static void test_sent(void)
+{
+	int st = in_child(child_sent_positive);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "SIG_DFL, sent with si_code SEGV_MAPERR: status %#x, want SIGSEGV", st);
+	st = in_child(child_sent_ignored);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "SIG_IGN, sent with kill and sigqueue: status %#x, want exit 42", st);
+	st = in_child(child_sent_positive_handler);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "a handler, sent with si_code SEGV_ACCERR: status %#x, want exit 42", st);
+	check_group("signals: a sent signal is passed on, ucopy stays installed");
+}
+
+/* ---- fault-tolerant copies inside handlers ---- */
+
+static unsigned char *readable_end;   /* readable up to here, then PROT_NONE */
+static int chained_then_ucopy_first;
+
+static void copy_in_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	unsigned char buf[128];
+	shared->calls++;
+	memset(buf, 0x11, sizeof buf);
+	if (chained_then_ucopy_first) {
+		/* Not chained to: only the signal-free copies are promised. */
+		shared->result[0] = (int)ucopy_try_sigsafe(buf, readable_end - 10, 100);
+		shared->result[2] = (int)ucopy_from_sigsafe(buf, readable_end - 30, 100);
+		shared->result[1] = memcmp(buf, readable_end - 30, 30) == 0 && buf[30] == 0 &&
+				    buf[99] == 0 && buf[100] == 0x11;
+	} else {
+		shared->result[0] = (int)ucopy_try(buf, readable_end - 10, 100);
+		shared->result[1] = memcmp(buf, readable_end - 10, 10) == 0 && buf[10] == 0x11;
+		shared->result[2] = (int)ucopy_from(buf, readable_end - 30, 100);
+	}
+	shared->result[3] = (int)ucopy_try_sigsafe(buf, readable_end - 50, 100);
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static unsigned char *readable_page(void)
+{
+	unsigned char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		_exit(2);
+	memset(m, 0x5a, page);
+	mprotect(m + page, page, PROT_NONE);
+	return m + page;
+}
+
+/* The application's handler copies with ucopy_try: chained to by ucopy
+ * (installed before it), or installed after ucopy without chaining, where
+ * only ucopy_try_sigsafe is promised. */
+static void child_copy_in_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = copy_in_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	readable_end = readable_page();
+	if (chained_then_ucopy_first && ucopy_fault_init() != 0)
+		_exit(7);
+	sigaction(SIGSEGV, &sa, NULL);
+	if (!chained_then_ucopy_first && ucopy_fault_init() != 0)
+		_exit(7);
+	volatile char *bad = bad_pointer();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	/* Back outside, after siglongjmp: the fast path again (where ucopy's
+	 * handler is the installed one). */
+	if (chained_then_ucopy_first)
+		_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+	unsigned char buf[128];
+	if (ucopy_try(buf, readable_end - 20, 100) != 80)
+		_exit(6);
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+static void test_copy_in_handler(void)
+{
+	chained_then_ucopy_first = 0;
+	memset(shared, 0, sizeof *shared);
+	int st = in_child(child_copy_in_handler);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "chained: status %#x", st);
+	CHECK(shared->result[0] == 90 && shared->result[1] == 1,
+	      "chained: ucopy_try in the handler returned %d (want 90), copy %s",
+	      shared->result[0], shared->result[1] ? "right" : "wrong");
+	CHECK(shared->result[2] == 70, "chained: ucopy_from returned %d (want 70)", shared->result[2]);
+	CHECK(shared->result[3] == 50, "chained: ucopy_try_sigsafe returned %d (want 50)",
+	      shared->result[3]);
+	check_group("signals: ucopy_try inside the application handler ucopy chained to");
+
+	/* Installed after ucopy, not chaining: ucopy_try_sigsafe is what the
+	 * header promises there (ucopy_try would kill: its precondition). */
+	chained_then_ucopy_first = 1;
+	memset(shared, 0, sizeof *shared);
+	st = in_child(child_copy_in_handler);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "unchained: status %#x", st);
+	CHECK(shared->result[0] == 90 && shared->result[2] == 70 && shared->result[3] == 50 &&
+	      shared->result[1] == 1,
+	      "unchained: ucopy_try_sigsafe, ucopy_from_sigsafe returned %d, %d, %d "
+	      "(want 90, 70, 50), bytes %s", shared->result[0], shared->result[2],
+	      shared->result[3], shared->result[1] ? "right" : "wrong");
+	check_group("signals: ucopy_try_sigsafe inside a handler that does not chain");
+}
+
+/* With SIGSEGV blocked by the thread, ucopy_try_sigsafe is exact and the
+ * process lives. */
+static void child_blocked(void)
+{
+	sigset_t m;
+	sigemptyset(&m);
+	sigaddset(&m, SIGSEGV);
+	sigaddset(&m, SIGBUS);
+	pthread_sigmask(SIG_BLOCK, &m, NULL);
+	unsigned char *end = readable_page(), buf[64];
+	if (ucopy_try_sigsafe(buf, end - 24, 64) != 40)
+		_exit(5);
+	if (ucopy_fault_init() != 0 || ucopy_try_sigsafe(buf, end - 8, 64) != 56)
+		_exit(6);
+	_exit(42);
+}
+
+static void test_blocked(void)
+{
+	int st = in_child(child_blocked);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "status %#x", st);
+	check_group("signals: SIGSEGV blocked: ucopy_try_sigsafe recovers");
+}
+
+static void test_chaining(void)
+{
+	int st = in_child(child_app_handler_first);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "application handler installed first: status %#x", st);
+	st = in_child(child_no_handler);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "no handler: a fault outside ucopy must kill with SIGSEGV, status %#x", st);
+	st = in_child(child_memcpy_fault);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "a fault inside ucopy_memcpy must kill with SIGSEGV, status %#x", st);
+	st = in_child(child_ignored);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "SIG_IGN: a real fault must still kill with SIGSEGV, status %#x", st);
+	st = in_child(child_altstack);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "on a sigaltstack: status %#x", st);
+	st = in_child(child_replaced);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "handler replaced, then ucopy_fault_init again: status %#x", st);
+	st = in_child(child_sent_signal);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "a sent SIGSEGV: status %#x", st);
+	check_group("fault chaining: application handlers, default action, altstack, re-install");
+	test_plain_bodies();
+}
+
+
+int main(void)
+{
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	shared = mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	/* Every scenario in a child, while no handler is installed here. */
+	test_chaining();
+	test_mask();
+	test_resethand();
+	test_nodefer();
+	test_cycle();
+	test_sent();
+	test_copy_in_handler();
+	test_blocked();
+	CHECK(!ucopy_fault_installed(), "a scenario installed the handler in the parent");
+	check_group("signals: the parent was left alone");
+	return check_exit();
+}
