@@ -45,7 +45,8 @@ void help_bench(FILE *f)
 	      "                     (64:word,movsb); may be repeated\n"
 	      "  --entries LIST     the library's entry points as a program calls them:\n"
 	      "                     ucopy_memcpy, ucopy_try, ucopy_from (the active\n"
-	      "                     policy) and memcpy (the C library's, called directly)\n"
+	      "                     policy), ucopy_try_sigsafe (no signals: system\n"
+	      "                     calls) and memcpy (the C library's, called directly)\n"
 	      "  --sizes SPEC       64 | 1-256 | 64,4K,1M | 1K-1M:x2 | 1-64:+8\n"
 	      "                     (default: 1-1M:x2)\n"
 	      "  --src-align LIST   source offsets within a page, 0..4095 (default 0)\n"
@@ -245,6 +246,7 @@ static const struct entry {
 	{ "ucopy_memcpy", ucopy_memcpy, NULL },
 	{ "ucopy_try", NULL, ucopy_try },
 	{ "ucopy_from", NULL, ucopy_from },
+	{ "ucopy_try_sigsafe", NULL, ucopy_try_sigsafe },
 	{ "memcpy", memcpy, NULL },
 };
 
@@ -260,7 +262,8 @@ static int add_entries(struct bench *b, const char *list)
 				e = &entries[i];
 		if (!e)
 			return cli_usage_error(CMD, "unknown entry point '%.*s' in '%s' (expected "
-					       "ucopy_memcpy, ucopy_try, ucopy_from or memcpy)",
+					       "ucopy_memcpy, ucopy_try, ucopy_from, ucopy_try_sigsafe "
+					       "or memcpy)",
 					       (int)len, p, list);
 		struct variant *v;
 		if (add_variant(b, &v) < 0)
