@@ -258,7 +258,7 @@ size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf, size_t len)
 
 /*=====   Named policies   =====
  * Each returns the policy text for a feature set.  The kernel names map to
- * the kernel's routines as DESIGN.md's kernel table says ("word" is the
+ * the kernel's routines as docs/design.md's kernel table says ("word" is the
  * short-copy loop, "unrolled" copy_user_generic_unrolled, "movsq"
  * copy_user_generic_string). */
 

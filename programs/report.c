@@ -371,7 +371,7 @@ void report_cliff_offsets(const struct report_cliff *c, size_t a, size_t col,
 /* The issue's matrix: sizes {64, 256, 2K, 4352, 32K, 256K} x source
  * alignment {0,1,15,32} x destination alignment {0,1,15,32} x distance
  * {1,8,31,63,2048}.  4352 is the 4 KiB + 256 B copy in which Zen 3's rep
- * movsb runs 25x slower at a small distance (DESIGN.md). */
+ * movsb runs 25x slower at a small distance (docs/design.md). */
 static const size_t cliff_size_full[] = { 64, 256, 2048, 4352, 32768, 262144 };
 static const uint32_t cliff_align_full[] = { 0, 1, 15, 32 };
 static const uint32_t cliff_dist_full[] = { 1, 8, 31, 63, 2048 };

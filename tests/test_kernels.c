@@ -85,7 +85,7 @@ static int copy_check(const struct ucopy_kernel *k, int try, size_t n,
 }
 
 static const size_t large[] = {
-	/* 4352: the size of DESIGN.md's rep movsb cliff measurement; 32 KiB:
+	/* 4352: the size of docs/design.md's rep movsb cliff measurement; 32 KiB:
 	 * the tcp_sendmsg copy of the 2023 regression */
 	2049, 2500, 3000, 4352, 5000, 12345, 32u << 10, 65537 * 3, 1000003,
 };

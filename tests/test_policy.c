@@ -1,7 +1,7 @@
 /*
  * test_policy.c - policy text, named policies, auto and fit.
  *
- * The named-policy table below is written from DESIGN.md's table and the
+ * The named-policy table below is written from docs/design.md's table and the
  * kernel sources it cites, not from policy.c: a change to either side shows
  * up as a difference here.
  */
@@ -268,7 +268,7 @@ static void test_malformed(void)
 }
 
 /*=====   named policies   =====
- * DESIGN.md's table at the sizes of issue 2, one row per feature set.  The
+ * docs/design.md's table at the sizes of issue 2, one row per feature set.  The
  * sets with rep_good next to erms are what real CPUs report (every Intel
  * family 6 and AMD family >= 0x10 CPU has REP_GOOD); the sets without it are
  * the nominal ones.  The rows differ only for axboe-2018, whose < 128 path
@@ -389,7 +389,7 @@ static void test_named(void)
 			}
 		}
 	}
-	check_group("policy named policies follow DESIGN.md's table");
+	check_group("policy named policies follow docs/design.md's table");
 
 	/* Names, kernels and the arm64 policies. */
 	struct ucopy_policy p;

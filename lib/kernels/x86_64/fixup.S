@@ -12,7 +12,7 @@
  * The copy restarts at the cursor with 8-byte words, then single bytes, each
  * access itself listed in the exception table: a word that faults sends the
  * copy to the byte loop at the same position, and the byte that faults ends
- * it, so the count returned is exact (DESIGN.md rule 4) whatever the kernel
+ * it, so the count returned is exact (docs/design.md rule 4) whatever the kernel
  * had in flight when it faulted.  This is the Linux kernel's
  * rep_movs_alternative recovery, restarted from the last committed position.
  */

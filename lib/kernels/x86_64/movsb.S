@@ -10,7 +10,7 @@
  * One size class: the microcode picks its own strategy by size.  movsb_safe
  * adds one: when (dst - src) mod 4096 is 1..63, rep movsb on AMD Zen 3 runs
  * ~25x slower (4352 bytes: ~2200 ns instead of ~85 ns, measured on this
- * project's machines, see DESIGN.md), so those copies go to the avx2 kernel,
+ * project's machines, see docs/design.md), so those copies go to the avx2 kernel,
  * which has no such cliff.
  *
  * Fault discipline: a faulting rep movsb leaves rdi/rsi at the byte it
