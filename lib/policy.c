@@ -305,7 +305,7 @@ static const char *linux_6_3(uint64_t f)
  * and 577e6a7fd50d (inline rep movs for FSRM): FSRM inlines rep movsb;
  * everyone else calls rep_movs_alternative, which had lost the ERMS case
  * (bytes < 8, words < 64, the unrolled loop above).  That is the regression
- * DESIGN.md describes. */
+ * docs/design.md describes. */
 static const char *linux_6_4_rc1(uint64_t f)
 {
 	if (f & UCOPY_F(FSRM))
