@@ -211,6 +211,30 @@ UCOPY_API const char *ucopy_feature_name(unsigned bit);
 UCOPY_API int ucopy_features_parse(const char *list, uint64_t base,
 				   uint64_t *out, char *err, size_t errlen);
 
+/*! ucopy_features_format() :
+ * Writes the names of the bits in `set`, joined by `sep` ("," gives what
+ * ucopy_features_parse() reads back), or "none" for the empty set.
+ * @return : the length of the full text (as snprintf does); buf may be NULL
+ *           when len is 0. */
+UCOPY_API size_t ucopy_features_format(uint64_t set, const char *sep, char *buf,
+				       size_t len);
+
+/*=====   Sizes   =====
+ * One text form for sizes everywhere: policy limits, profiles and the
+ * command's options.  SIZE := decimal digits with an optional K, M or G
+ * suffix, in either case, meaning powers of 1024 ("4K" = "4k" = 4096). */
+
+/*! ucopy_size_parse() :
+ * @return : 0 with the value in *out, or -1 with a message naming s in err
+ *           ("bad size 'X' (expected ...)" or "size 'X' is too large"). */
+UCOPY_API int ucopy_size_parse(const char *s, size_t *out, char *err, size_t errlen);
+
+/*! ucopy_size_format() :
+ * Writes v with the largest of G, M and K that divides it exactly ("4K",
+ * "24M", "100"); ucopy_size_parse() reads it back.
+ * @return : the length of the full text (as snprintf does). */
+UCOPY_API size_t ucopy_size_format(size_t v, char *buf, size_t len);
+
 /*=====   Kernels   =====
  * A kernel is one copy strategy, built as up to two functions from one
  * source:

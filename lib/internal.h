@@ -128,6 +128,10 @@ int ucopy_entry_class(void) HIDDEN;
 extern unsigned char ucopy_try_ready HIDDEN;
 size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
+/* ucopy_size_parse() on s[0..n) (text.c): 0 with *out, -1 when it is not
+ * a size, -2 when it is too large. */
+int ucopy_size_span(const char *s, size_t n, size_t *out) HIDDEN;
+
 /* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body. */
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
 

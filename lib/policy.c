@@ -60,45 +60,22 @@ static void trim(const char **s, const char **e)
 		(*e)--;
 }
 
-/* LIMIT := digits [K|M|G]; 0 on success with *out, else -1 and err. */
+/* LIMIT := SIZE above 0 and below SIZE_MAX, which marks the last rule. */
 static int parse_limit(const char *s, const char *e, size_t *out, char *err,
 		       size_t errlen)
 {
-	const char *p = s;
-	size_t v = 0, mult = 1;
-
-	if (p == e || !isdigit((unsigned char)*p))
-		goto bad;
-	for (; p < e && isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (SIZE_MAX - d) / 10)
-			goto big;
-		v = v * 10 + d;
-	}
-	if (p < e) {
-		switch (*p++) {
-		case 'K': case 'k': mult = KIB; break;
-		case 'M': case 'm': mult = MIB; break;
-		case 'G': case 'g': mult = GIB; break;
-		default: goto bad;
-		}
-	}
-	if (p != e)
-		goto bad;
-	if (v > (SIZE_MAX - 1) / mult)
-		goto big; /* SIZE_MAX itself marks the last rule */
+	size_t n = (size_t)(e - s), v;
+	int rc = ucopy_size_span(s, n, &v);
+	if (rc == -1)
+		return fail(err, errlen,
+			    "bad limit '%s' (expected a number with optional K, M or G)",
+			    quote(s, n).s);
+	if (rc == -2 || v == SIZE_MAX)
+		return fail(err, errlen, "limit '%s' is too large", quote(s, n).s);
 	if (v == 0)
-		return fail(err, errlen, "limit '%s' must be above 0",
-			    quote(s, (size_t)(e - s)).s);
-	*out = v * mult;
+		return fail(err, errlen, "limit '%s' must be above 0", quote(s, n).s);
+	*out = v;
 	return 0;
-bad:
-	return fail(err, errlen,
-		    "bad limit '%s' (expected a number with optional K, M or G)",
-		    quote(s, (size_t)(e - s)).s);
-big:
-	return fail(err, errlen, "limit '%s' is too large",
-		    quote(s, (size_t)(e - s)).s);
 }
 
 static const struct ucopy_kernel *find_kernel(const char *s, size_t n)
@@ -223,14 +200,9 @@ static void put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 
 static void put_size(char *buf, size_t len, size_t *pos, size_t v)
 {
-	if (v % GIB == 0)
-		put(buf, len, pos, "%zuG", v / GIB);
-	else if (v % MIB == 0)
-		put(buf, len, pos, "%zuM", v / MIB);
-	else if (v % KIB == 0)
-		put(buf, len, pos, "%zuK", v / KIB);
-	else
-		put(buf, len, pos, "%zu", v);
+	char t[32];
+	ucopy_size_format(v, t, sizeof t);
+	put(buf, len, pos, "%s", t);
 }
 
 size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf, size_t len)

@@ -152,26 +152,10 @@ static int parse_uint(const char *s, unsigned long long max,
 	return 0;
 }
 
-/* DIGITS [K|M|G]: a size as the policy text writes it. */
+/* SIZE (text.c): a size as the policy text writes it. */
 static int parse_size(const char *s, size_t *out)
 {
-	char num[24];
-	size_t n = strlen(s), shift = 0;
-	unsigned long long v;
-
-	if (n == 0 || n >= sizeof num)
-		return -1;
-	switch (s[n - 1]) {
-	case 'K': shift = 10; n--; break;
-	case 'M': shift = 20; n--; break;
-	case 'G': shift = 30; n--; break;
-	}
-	lib_copy(num, s, n);
-	num[n] = 0;
-	if (parse_uint(num, SIZE_MAX >> shift, &v))
-		return -1;
-	*out = (size_t)v << shift;
-	return 0;
+	return ucopy_size_span(s, strlen(s), out) == 0 ? 0 : -1;
 }
 
 /* DIGITS [ "." DIGITS ], positive: a time in ns or a ratio. */
@@ -545,20 +529,6 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 	return measurement_line(r, line, key);
 }
 
-/* Names of the features in `bits`, "+"-joined, for messages. */
-static void feature_list(uint64_t bits, char *buf, size_t len)
-{
-	size_t pos = 0;
-	buf[0] = 0;
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT && pos < len; b++)
-		if (bits >> b & 1) {
-			int n = snprintf(buf + pos, len - pos, "%s%s", pos ? "+" : "",
-					 ucopy_feature_name(b));
-			if (n < 0)
-				break;
-			pos += (size_t)n;
-		}
-}
 
 static int check_identity(struct reader *r, const struct profile *p)
 {
@@ -586,12 +556,13 @@ static int check_identity(struct reader *r, const struct profile *p)
 			       p->brand, brand);
 	if (p->features != c->features) {
 		char more[160], less[160];
-		feature_list(p->features & ~c->features, more, sizeof more);
-		feature_list(c->features & ~p->features, less, sizeof less);
+		uint64_t extra = p->features & ~c->features, lacking = c->features & ~p->features;
+		ucopy_features_format(extra, "+", more, sizeof more);
+		ucopy_features_format(lacking, "+", less, sizeof less);
 		return fail_at(r, p->at[KEY_FEATURES],
 			       "measured with other CPU features (the profile has %s%s; this CPU has %s%s)",
-			       more[0] ? more : "nothing more", more[0] ? " more" : "",
-			       less[0] ? less : "nothing more", less[0] ? " more" : "");
+			       extra ? more : "nothing more", extra ? " more" : "",
+			       lacking ? less : "nothing more", lacking ? " more" : "");
 	}
 	return 0;
 }
@@ -702,7 +673,7 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 		const struct ucopy_kernel *k = p.policy.rule[i].kernel;
 		if (!ucopy_kernel_supported(k, ucopy_cpu()->features)) {
 			char lack[160];
-			feature_list(k->requires & ~ucopy_cpu()->features, lack, sizeof lack);
+			ucopy_features_format(k->requires & ~ucopy_cpu()->features, "+", lack, sizeof lack);
 			return fail_at(&r, r.line, "kernel '%s' needs %s, which this CPU lacks",
 				       k->name, lack);
 		}

@@ -1,0 +1,92 @@
+/*
+ * text.c - the text forms of sizes and feature sets, one for the library and
+ * the command alike: a policy's limits, a profile's sizes and the command's
+ * --sizes all read "4K" the same way.
+ *
+ * No stdio beyond snprintf and no allocation: the policy and profile readers
+ * run at a program's first copy.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ucopy_size_span(const char *s, size_t n, size_t *out)
+{
+	size_t i = 0, v = 0;
+	unsigned shift = 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (SIZE_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	if (i == 0)
+		return -1;
+	if (i < n) {
+		switch (s[i]) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: return -1;
+		}
+		if (i + 1 != n)
+			return -1;
+		if (v > (SIZE_MAX >> shift))
+			return -2;
+	}
+	*out = v << shift;
+	return 0;
+}
+
+int ucopy_size_parse(const char *s, size_t *out, char *err, size_t errlen)
+{
+	size_t n = s ? strlen(s) : 0;
+	int rc = s ? ucopy_size_span(s, n, out) : -1;
+	if (rc == 0)
+		return 0;
+	if (err && errlen) {
+		int shown = (int)(n > 40 ? 40 : n);
+		const char *more = n > 40 ? "..." : "";
+		if (rc == -2)
+			snprintf(err, errlen, "size '%.*s%s' is too large", shown, s, more);
+		else
+			snprintf(err, errlen, "bad size '%.*s%s' (expected a number with "
+				 "optional K, M or G)", shown, s ? s : "", more);
+	}
+	return -1;
+}
+
+size_t ucopy_size_format(size_t v, char *buf, size_t len)
+{
+	static const char unit[] = "GMK";
+	int n = -1;
+	for (unsigned i = 0; i < 3 && n < 0; i++) {
+		unsigned shift = 30 - 10 * i;
+		if (v && v % ((size_t)1 << shift) == 0)
+			n = snprintf(buf, len, "%zu%c", v >> shift, unit[i]);
+	}
+	if (n < 0)
+		n = snprintf(buf, len, "%zu", v);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+size_t ucopy_features_format(uint64_t set, const char *sep, char *buf, size_t len)
+{
+	size_t pos = 0;
+	if (buf && len)
+		buf[0] = 0;
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
+		if (!(set >> b & 1))
+			continue;
+		int n = snprintf(buf && pos < len ? buf + pos : NULL, buf && pos < len ? len - pos : 0,
+				 "%s%s", pos ? sep : "", ucopy_feature_name(b));
+		if (n > 0)
+			pos += (size_t)n;
+	}
+	if (pos == 0) {
+		int n = snprintf(buf, len, "none");
+		pos = n > 0 ? (size_t)n : 0;
+	}
+	return pos;
+}
