@@ -38,7 +38,9 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nenvironment:\n"
 	      "  UCOPY_POLICY   policy for ucopy_memcpy (a name or policy text)\n"
-	      "  UCOPY_PROFILE  calibration profile to load\n", f);
+	      "  UCOPY_PROFILE  calibration profile to load\n"
+	      "\nexit status: 0 done, 1 the work failed (output that could not be\n"
+	      "written included), 2 bad input (command line, environment, files)\n", f);
 }
 
 /* Every command's output ends here: what is still buffered is written, and
