@@ -12,7 +12,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 BASEFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -pthread $(WARN)
-ALL_CPPFLAGS := -Iinclude -Ilib $(CPPFLAGS)
+ALL_CPPFLAGS = -Iinclude -Ilib -Ilib/$(PORT) -DUCOPY_PORT_$(PORT) $(CPPFLAGS)
 LIB_CFLAGS := $(BASEFLAGS) $(CFLAGS)
 PRG_CFLAGS := $(BASEFLAGS) $(CFLAGS)
 # The command reports, next to its numbers, the flags the library it times
@@ -33,6 +33,10 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 
 B ?= build
 ARCH := $(shell $(CC) -dumpmachine | sed 's/-.*//')
+# The port built: lib/$(ARCH)/ when there is one, else lib/generic/ (plain C,
+# the fault-tolerant copy without signals).  PORT=generic builds that on any
+# architecture (make check-generic).
+PORT ?= $(if $(wildcard lib/$(ARCH)/entry.c),$(ARCH),generic)
 
 ifeq ($(V),1)
 Q :=
@@ -40,8 +44,8 @@ else
 Q := @
 endif
 
-LIB_SRC  := $(wildcard lib/*.c)
-ASM_SRC  := $(wildcard lib/kernels/$(ARCH)/*.S)
+LIB_SRC  := $(wildcard lib/*.c lib/$(PORT)/*.c)
+ASM_SRC  := $(wildcard lib/kernels/$(PORT)/*.S)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ASM_SRC:%.S=$(B)/%.o)
 PRG_SRC  := $(wildcard programs/*.c)
 PRG_OBJ  := $(PRG_SRC:%.c=$(B)/%.o)
@@ -78,7 +82,7 @@ $(B)/%.o: %.c
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
-	$(Q)$(CC) $(ALL_CPPFLAGS) -Ilib/kernels/$(ARCH) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) -Ilib/kernels/$(PORT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # The command looks for the distributions where install puts them
 # (programs/datadir.h): datadir.o is rebuilt when that place changes, as a

@@ -200,7 +200,8 @@ UCOPY_API const struct ucopy_cpu *ucopy_cpu(void);
 
 /*! ucopy_feature_name() :
  * @return : the lowercase name of feature bit `bit` ("erms", "avx2", ...), or
- *           NULL if bit >= UCOPY_FEAT_COUNT. */
+ *           NULL if bit >= UCOPY_FEAT_COUNT or the bit is not a feature of
+ *           the architecture the library was built for (asimd on x86-64). */
 UCOPY_API const char *ucopy_feature_name(unsigned bit);
 
 /*! ucopy_features_parse() :
@@ -212,7 +213,8 @@ UCOPY_API int ucopy_features_parse(const char *list, uint64_t base,
 				   uint64_t *out, char *err, size_t errlen);
 
 /*! ucopy_features_format() :
- * Writes the names of the bits in `set`, joined by `sep` ("," gives what
+ * Writes the names of the bits in `set` (those this architecture names),
+ * joined by `sep` ("," gives what
  * ucopy_features_parse() reads back), or "none" for the empty set.
  * @return : the length of the full text (as snprintf does); buf may be NULL
  *           when len is 0. */

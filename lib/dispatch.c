@@ -9,7 +9,7 @@
  * (entry.S too) does the same over a second table of the kernels' try
  * bodies, in which kernels that cannot recover from a fault are replaced.
  */
-#include "internal.h"
+#include "arch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,16 +53,6 @@ size_t ucopy_try_second_limit;
 ucopy_try_fn ucopy_try_second_fn = ucopy_try_cold;
 ucopy_try_fn ucopy_try_impl = ucopy_try_cold;
 
-/* The fast entries (x86-64 only; elsewhere the words are never read). */
-size_t ucopy_entry_limit[UCOPY_NENTRIES];
-size_t ucopy_try_entry_limit[UCOPY_NENTRIES];
-
-#if defined(__x86_64__)
-static const ucopy_kernel_fn entry_plain[UCOPY_NENTRIES] = {
-	ucopy_k_sse2, ucopy_k_avx2, ucopy_k_avx512 };
-static const ucopy_try_fn entry_try[UCOPY_NENTRIES] = {
-	ucopy_t_sse2, ucopy_t_avx2, ucopy_t_avx512 };
-#endif
 
 /* The tables dispatch_rules() and dispatch_try_rules() scan: the published
  * resolution's, set before the words that lead there. */
@@ -127,15 +117,10 @@ static void publish_words(const struct resolution *r)
 	__atomic_store_n(&ucopy_second_limit, r->plain[second].limit, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_fn, r->plain[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_first_limit, r->plain[0].limit, __ATOMIC_RELEASE);
-#if defined(__x86_64__)
-	/* Last: from here the fast entry of the first kernel takes the sizes
-	 * below its limit (the kernel is fit for this CPU: ucopy_policy_fit
-	 * or the profile loader checked). */
-	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
-		if (r->plain[0].fn == entry_plain[i])
-			__atomic_store_n(&ucopy_entry_limit[i], r->plain[0].limit,
-					 __ATOMIC_RELEASE);
-#endif
+	/* Last: the port's faster path for the first rule, if it has one
+	 * (the kernel is fit for this CPU: ucopy_policy_fit or the profile
+	 * loader checked). */
+	ucopy_arch_publish(r->plain[0].fn, r->plain[0].limit);
 }
 
 void ucopy_try_route(ucopy_try_fn only)
@@ -151,12 +136,7 @@ void ucopy_try_route(ucopy_try_fn only)
 	__atomic_store_n(&ucopy_try_second_limit, second_limit, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_fn, r->tolerant[0].fn, __ATOMIC_RELEASE);
 	__atomic_store_n(&ucopy_try_first_limit, first_limit, __ATOMIC_RELEASE);
-#if defined(__x86_64__)
-	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
-		__atomic_store_n(&ucopy_try_entry_limit[i],
-				 !only && r->tolerant[0].fn == entry_try[i] ? first_limit : 0,
-				 __ATOMIC_RELEASE);
-#endif
+	ucopy_arch_publish_try(only ? NULL : r->tolerant[0].fn, first_limit);
 }
 
 /* Resolves spec for the running CPU; on failure *p is untouched. */

@@ -15,7 +15,7 @@
  * sigsetjmp, no system call, no thread-local store, no extra call.
  */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,18 +90,6 @@ static uintptr_t extable_fixup(uintptr_t pc)
 			hi = mid;
 	}
 	return 0;
-}
-
-static uintptr_t *context_pc(void *ctx)
-{
-	ucontext_t *uc = ctx;
-#if defined(__x86_64__)
-	return (uintptr_t *)&uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-	return (uintptr_t *)&uc->uc_mcontext.pc;
-#else
-#error "fault.c: no program counter for this architecture"
-#endif
 }
 
 static int signals_blocked(void)
@@ -243,7 +231,7 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	 * instruction only makes the fixup finish the copy byte by byte,
 	 * which then copies what it can, as it would have.) */
 	if (si->si_code > 0) {
-		uintptr_t *pc = context_pc(ctx);
+		uintptr_t *pc = ucopy_arch_context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
 		if (fixup) {
 			*pc = fixup;
@@ -272,6 +260,10 @@ static int detect_valgrind(void)
 static int install(void)
 {
 	int rc = 0;
+	if (!ucopy_arch_faults) {
+		errno = ENOSYS;   /* a port without try bodies: docs/design.md */
+		return -1;
+	}
 	if (!sorted) {
 		sort_extable();
 		under_valgrind = (unsigned char)detect_valgrind();

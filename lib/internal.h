@@ -50,29 +50,15 @@ struct extable_entry {
 	uintptr_t insn;
 	uintptr_t fixup;
 };
-extern struct extable_entry __start_ucopy_extable[] HIDDEN;
-extern struct extable_entry __stop_ucopy_extable[] HIDDEN;
+/* Weak: a port without try bodies has no table, and both are NULL. */
+extern struct extable_entry __start_ucopy_extable[] __attribute__((weak)) HIDDEN;
+extern struct extable_entry __stop_ucopy_extable[] __attribute__((weak)) HIDDEN;
 
-/* The kernels (lib/kernels/<arch>/): the plain body ucopy_k_NAME, a
- * ucopy_kernel_fn, and the try body ucopy_t_NAME, a ucopy_try_fn. */
+/* The kernels' function types: the plain body, a ucopy_kernel_fn, and the
+ * try body. */
 typedef size_t (*ucopy_try_fn)(void *dst, const void *src, size_t n);
-#define KERNEL_DECL(name) \
-	struct ucopy_ret ucopy_k_##name(void *restrict, const void *restrict, \
-					size_t) HIDDEN; \
-	size_t ucopy_t_##name(void *, const void *, size_t) HIDDEN
-KERNEL_DECL(byte);
-KERNEL_DECL(word);
-KERNEL_DECL(unrolled);
-KERNEL_DECL(movsq);
-KERNEL_DECL(movsb);
-KERNEL_DECL(movsb_safe);
-KERNEL_DECL(sse2);
-KERNEL_DECL(avx2);
-KERNEL_DECL(avx512);
-KERNEL_DECL(nt);
-KERNEL_DECL(nt512);
 
-/* Backward copy for overlapping memmove with dst > src (kernels/<arch>/). */
+/* Backward copy for overlapping memmove with dst > src (the port's). */
 void *ucopy_copy_backward(void *dst, const void *src, size_t n) HIDDEN;
 /* Forward copy safe for overlapping memmove with dst < src. */
 void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n) HIDDEN;
@@ -111,16 +97,6 @@ void ucopy_try_route(ucopy_try_fn only) HIDDEN;
 /* The active policy's try body for n bytes, past the words. */
 size_t ucopy_try_dispatch(void *dst, const void *src, size_t n) HIDDEN;
 
-/* The fast entries ucopy_memcpy and ucopy_try resolve to (entry.S,
- * KERNEL_ENTRY in kernels/x86_64/asm.h), by kernel: sse2, avx2, avx512.
- * A word is the active policy's first limit when its first kernel is that
- * one, else 0; sizes below it go straight into the kernel. */
-#define UCOPY_NENTRIES 3
-extern size_t ucopy_entry_limit[UCOPY_NENTRIES] HIDDEN;
-extern size_t ucopy_try_entry_limit[UCOPY_NENTRIES] HIDDEN;
-/* The index of the fast entry the IFUNC resolvers pick (x86-64 only). */
-int ucopy_entry_class(void) HIDDEN;
-
 /* Fault-tolerant copies (fault.c).  ucopy_try_ready is set once the policy
  * is compiled and the handler installed.  ucopy_try_cold installs them
  * (ucopy_try before that point); ucopy_try_local is ucopy_try's hidden
@@ -128,20 +104,27 @@ int ucopy_entry_class(void) HIDDEN;
 extern unsigned char ucopy_try_ready HIDDEN;
 size_t ucopy_try_cold(void *dst, const void *src, size_t n) HIDDEN;
 size_t ucopy_try_local(void *dst, const void *src, size_t n) HIDDEN;
+/* The library's message helpers (text.c): ucopy_fail() writes the message
+ * into err (when errlen > 0) and returns -1; ucopy_quote() bounds a token for
+ * a message (40 bytes, then "...") and escapes control bytes; ucopy_trim()
+ * drops spaces around [*s, *e); ucopy_put() appends like snprintf at *pos,
+ * counting what did not fit. */
+int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4))) HIDDEN;
+struct ucopy_tok {
+	char s[176];
+};
+struct ucopy_tok ucopy_quote(const char *s, size_t n) HIDDEN;
+void ucopy_trim(const char **s, const char **e) HIDDEN;
+void ucopy_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5))) HIDDEN;
+
 /* ucopy_size_parse() on s[0..n) (text.c): 0 with *out, -1 when it is not
  * a size, -2 when it is too large. */
 int ucopy_size_span(const char *s, size_t n, size_t *out) HIDDEN;
 
 /* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body. */
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
-
-/* The shared fault fixup tail (kernels/<arch>/fixup.S). */
-void ucopy_fixup_tail(void) HIDDEN;
-
-/* Whether Linux sets X86_FEATURE_REP_GOOD for this CPU (cpu.c); sig is
- * CPUID leaf 1 EAX. */
-int ucopy_rep_good(const char *vendor, unsigned family, unsigned model,
-		   unsigned sig) HIDDEN;
 
 /* Calibration profiles (profile.c).  ucopy_profile_find() puts in buf the
  * profile to use: UCOPY_PROFILE when set and not empty, else the default path

@@ -1,17 +1,11 @@
 /*
- * kernel.c - the table of copy kernels.
- *
- * The kernels themselves are in kernels/<arch>/, one file each; this file
- * only names them, says what each needs, and adds `libc`, the system memcpy,
- * as the reference every other kernel is compared with.
+ * kernel.c - the table of copy kernels: the port's (lib/<port>/kernels.c)
+ * and `libc`, the system memcpy, the reference every other kernel is
+ * compared with.
  */
-#include "internal.h"
+#include "arch.h"
 
 #include <string.h>
-
-/* A fault-capable kernel: its plain and its try body (kernels/<arch>/),
- * and the flag that says it has the second. */
-#define BODIES(name) UCOPY_KERNEL_FAULT_CAPABLE, ucopy_k_##name, ucopy_t_##name
 
 /* The C library's memcpy behind the kernel interface.  Its accesses have no
  * exception table entries, so it is not fault-capable: no try body. */
@@ -22,56 +16,29 @@ static struct ucopy_ret k_libc(void *restrict dst, const void *restrict src,
 	return (struct ucopy_ret){ dst, 0 };
 }
 
-static const struct ucopy_kernel kernels[] = {
-#if defined(__x86_64__)
-	{ "byte", "one byte at a time", 0, BODIES(byte) },
-	{ "word", "8-byte words, then bytes (the kernel's short-copy path)",
-	  0, BODIES(word) },
-	{ "unrolled", "64-byte blocks of eight 8-byte moves, then words, then bytes",
-	  0, BODIES(unrolled) },
-	/* rep movsq and rep movsb run on every x86-64; REP_GOOD, ERMS and
-	 * FSRM only make them fast, which is for a policy to weigh. */
-	{ "movsq", "rep movsq, then rep movsb for the tail", 0, BODIES(movsq) },
-	{ "movsb", "rep movsb", 0, BODIES(movsb) },
-	{ "movsb_safe",
-	  "rep movsb, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
-	  UCOPY_F(ERMS) | UCOPY_F(AVX2), BODIES(movsb_safe) },
-	{ "sse2", "16-byte vectors, overlapping head and tail, aligned-store loop",
-	  UCOPY_F(SSE2), BODIES(sse2) },
-	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",
-	  UCOPY_F(AVX2), BODIES(avx2) },
-	/* Byte-masked moves (BW) of zmm16-23 and, near a page end, ymm16/xmm16
-	 * (VL): EVEX-only registers need no vzeroupper. */
-	{ "avx512", "64-byte vectors, one masked move below 64 bytes, aligned-store loop",
-	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(avx512) },
-	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",
-	  UCOPY_F(SSE2), BODIES(nt) },
-	/* zmm16-19 only; below 257 bytes the avx512 kernel, hence BW and VL. */
-	{ "nt512", "non-temporal 64-byte zmm stores of whole cache lines (avx512 below 257 bytes)",
-	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(nt512) },
-#endif
-	{ "libc", "the system C library's memcpy", 0, 0, k_libc, NULL },
+static const struct ucopy_kernel libc_kernel = {
+	"libc", "the system C library's memcpy", 0, 0, k_libc, NULL
 };
-
-#define NKERNELS (sizeof kernels / sizeof kernels[0])
 
 size_t ucopy_kernel_count(void)
 {
-	return NKERNELS;
+	return ucopy_arch_nkernels + 1;
 }
 
 const struct ucopy_kernel *ucopy_kernel_at(size_t i)
 {
-	return i < NKERNELS ? &kernels[i] : NULL;
+	if (i < ucopy_arch_nkernels)
+		return &ucopy_arch_kernels[i];
+	return i == ucopy_arch_nkernels ? &libc_kernel : NULL;
 }
 
 const struct ucopy_kernel *ucopy_kernel_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	for (size_t i = 0; i < NKERNELS; i++)
-		if (strcmp(kernels[i].name, name) == 0)
-			return &kernels[i];
+	for (size_t i = 0; i < ucopy_kernel_count(); i++)
+		if (strcmp(ucopy_kernel_at(i)->name, name) == 0)
+			return ucopy_kernel_at(i);
 	return NULL;
 }
 
@@ -80,19 +47,10 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
 	return k && (k->requires & ~features) == 0;
 }
 
-/* For `libc`: the widest vector kernel the CPU runs that has no cliff of its
- * own (avx512 lowers the clock on some CPUs; movsb has the Zen 3 cliff), and
- * sse2 when CPU detection reported nothing (SSE2 is x86-64 baseline). */
 const struct ucopy_kernel *ucopy_kernel_fault_capable(const struct ucopy_kernel *k)
 {
 	if (!k || k->try_fn)
 		return k;
-#if defined(__x86_64__)
-	const struct ucopy_kernel *avx2 = ucopy_kernel_find("avx2");
-	if (ucopy_kernel_supported(avx2, ucopy_cpu()->features))
-		return avx2;
-	return ucopy_kernel_find("sse2");
-#else
-	return k;
-#endif
+	const struct ucopy_kernel *r = ucopy_arch_fault_capable(k);
+	return r ? r : k;
 }

@@ -3,11 +3,14 @@
  * the command alike: a policy's limits, a profile's sizes and the command's
  * --sizes all read "4K" the same way.
  *
- * No stdio beyond snprintf and no allocation: the policy and profile readers
- * run at a program's first copy.
+ * Also the library's few message helpers, one of each.  No stdio beyond
+ * snprintf and no allocation: the policy and profile readers run at a
+ * program's first copy.
  */
 #include "internal.h"
 
+#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,7 +80,7 @@ size_t ucopy_features_format(uint64_t set, const char *sep, char *buf, size_t le
 	if (buf && len)
 		buf[0] = 0;
 	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
-		if (!(set >> b & 1))
+		if (!(set >> b & 1) || !ucopy_feature_name(b))
 			continue;
 		int n = snprintf(buf && pos < len ? buf + pos : NULL, buf && pos < len ? len - pos : 0,
 				 "%s%s", pos ? sep : "", ucopy_feature_name(b));
@@ -89,4 +92,53 @@ size_t ucopy_features_format(uint64_t set, const char *sep, char *buf, size_t le
 		pos = n > 0 ? (size_t)n : 0;
 	}
 	return pos;
+}
+
+int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Bounded, so that a 10 000-rule policy gives a readable error; control
+ * bytes shown as \xNN, so that a message never carries them raw. */
+struct ucopy_tok ucopy_quote(const char *s, size_t n)
+{
+	struct ucopy_tok t;
+	size_t pos = 0, shown = n > 40 ? 40 : n;
+	for (size_t i = 0; i < shown && pos + 5 < sizeof t.s - 4; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			pos += (size_t)snprintf(t.s + pos, sizeof t.s - pos, "\\x%02x", c);
+		else
+			t.s[pos++] = (char)c;
+	}
+	t.s[pos] = 0;
+	if (shown < n)
+		snprintf(t.s + pos, sizeof t.s - pos, "...");
+	return t;
+}
+
+void ucopy_trim(const char **s, const char **e)
+{
+	while (*s < *e && isspace((unsigned char)**s))
+		(*s)++;
+	while (*e > *s && isspace((unsigned char)(*e)[-1]))
+		(*e)--;
+}
+
+void ucopy_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf && *pos < len ? buf + *pos : NULL,
+			  buf && *pos < len ? len - *pos : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n;
 }

@@ -13,6 +13,9 @@
  */
 #include "check.h"
 #include "internal.h"
+#ifdef UCOPY_PORT_x86_64
+#include "x86_64.h"
+#endif
 
 #include <string.h>
 #include <sys/wait.h>

@@ -12,6 +12,9 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "internal.h"
+#ifdef UCOPY_PORT_x86_64
+#include "x86_64.h"
+#endif
 
 #include <inttypes.h>
 #include <stdint.h>

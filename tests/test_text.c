@@ -59,8 +59,13 @@ static void test_sizes(void)
 
 static void test_features(void)
 {
-	uint64_t sets[] = { 0, UCOPY_F(ERMS), UCOPY_F(AVX2) | UCOPY_F(FSRM) | UCOPY_F(SSE2),
-			    ucopy_cpu()->features, (UINT64_C(1) << UCOPY_FEAT_COUNT) - 1 };
+	uint64_t named = 0;
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
+		if (ucopy_feature_name(b))
+			named |= UINT64_C(1) << b;
+	uint64_t sets[] = { 0, named & UCOPY_F(ERMS),
+			    named & (UCOPY_F(AVX2) | UCOPY_F(FSRM) | UCOPY_F(SSE2)),
+			    ucopy_cpu()->features, named };
 	for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
 		char buf[512], err[128];
 		size_t n = ucopy_features_format(sets[i], ",", buf, sizeof buf);
@@ -70,10 +75,13 @@ static void test_features(void)
 		      "'%s' reads back as %#llx, not %#llx (%s)", buf, (unsigned long long)back,
 		      (unsigned long long)sets[i], err);
 	}
-	char buf[64];
-	ucopy_features_format(UCOPY_F(ERMS) | UCOPY_F(FSRM), "+", buf, sizeof buf);
-	CHECK(!strcmp(buf, "erms+fsrm"), "with '+': '%s'", buf);
-	CHECK(ucopy_features_format(UCOPY_F(ERMS), ",", NULL, 0) == 4, "the length without a buffer");
+	if (ucopy_feature_name(UCOPY_FEAT_ERMS) && ucopy_feature_name(UCOPY_FEAT_FSRM)) {
+		char buf[64];
+		ucopy_features_format(UCOPY_F(ERMS) | UCOPY_F(FSRM), "+", buf, sizeof buf);
+		CHECK(!strcmp(buf, "erms+fsrm"), "with '+': '%s'", buf);
+		CHECK(ucopy_features_format(UCOPY_F(ERMS), ",", NULL, 0) == 4,
+		      "the length without a buffer");
+	}
 	check_group("text: feature sets format as the parser reads them");
 }
 

@@ -1,0 +1,75 @@
+/*
+ * arch.h - what a port supplies to the generic library, and what the generic
+ * library offers a port.
+ *
+ * A port is a directory lib/<arch>/ (C) with its kernels in
+ * lib/kernels/<arch>/ (assembly); the Makefile builds the one for the target
+ * architecture, or lib/generic/ where there is none (or with PORT=generic).
+ * The files of lib/ itself know no architecture: no kernel, feature or
+ * register of one is named there.  docs/design.md, "Ports".
+ */
+#ifndef UCOPY_ARCH_H
+#define UCOPY_ARCH_H
+
+#include "internal.h"
+
+#include <sys/types.h>
+
+/*=====   The CPU (<port>/cpu.c)   =====*/
+
+extern const char ucopy_arch_name[] HIDDEN;   /* "x86_64" */
+/* Fills c: arch, vendor, family/model/stepping, brand, features, caches
+ * (0 when unknown).  Runs at first use: no locks, no stdio, no malloc. */
+void ucopy_arch_detect(struct ucopy_cpu *c) HIDDEN;
+/* The names of this port's feature bits; NULL for bits it does not have. */
+extern const char *const ucopy_arch_feature_names[UCOPY_FEAT_COUNT] HIDDEN;
+
+/*=====   Kernels (<port>/kernels.c)   =====*/
+
+/* Every kernel the port built; the generic table adds `libc` after them. */
+extern const struct ucopy_kernel ucopy_arch_kernels[] HIDDEN;
+extern const size_t ucopy_arch_nkernels HIDDEN;
+/* For a kernel without a try body: the fault-capable kernel that replaces
+ * it in fault-tolerant copies on the running CPU, or NULL when the port has
+ * none. */
+const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k) HIDDEN;
+
+/*=====   Policies (<port>/policies.c)   =====*/
+
+/* The text of named policy `name` for a CPU with `features`, or NULL when
+ * it is not one of this port's (the generic list, policy.c, has them all). */
+const char *ucopy_arch_named(const char *name, uint64_t features) HIDDEN;
+/* auto's text for a CPU with `features` (writes at most len bytes). */
+void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
+/* The kernels to try, nearest first, when a CPU cannot run `kernel`
+ * (NULL-terminated), or NULL; then ucopy_arch_last_resort[] in order. */
+const char *const *ucopy_arch_fallback(const char *kernel) HIDDEN;
+extern const char *const ucopy_arch_last_resort[] HIDDEN;
+/* Features that only make a kernel fast: a kernel that requires only
+ * these still runs without them (rep movsb on any x86-64). */
+extern const uint64_t ucopy_arch_speed_bits HIDDEN;
+
+/*=====   Entries and faults (<port>/entry.c, lib/kernels/<port>/)   =====*/
+
+/* 1 when the port's kernels have try bodies listed in the exception table
+ * and ucopy's signal handler can recover their faults; 0 where
+ * ucopy_try() copies without signals. */
+extern const int ucopy_arch_faults HIDDEN;
+/* The active policy's first rule, for a port whose entry points have a
+ * faster path for it (0 and NULL: none).  Called once the generic words
+ * are set. */
+void ucopy_arch_publish(ucopy_kernel_fn first, size_t limit) HIDDEN;
+void ucopy_arch_publish_try(ucopy_try_fn first, size_t limit) HIDDEN;
+/* The program counter in a signal handler's ucontext. */
+uintptr_t *ucopy_arch_context_pc(void *ucontext) HIDDEN;
+
+/*=====   What the generic library offers ports (cpu.c)   =====*/
+
+void ucopy_cpu_set_cache(struct ucopy_cpu *c, unsigned level, size_t size) HIDDEN;
+/* Fills the cache sizes still 0 from sysconf, then sysfs. */
+void ucopy_cpu_caches_fallback(struct ucopy_cpu *c) HIDDEN;
+/* The start of a small file, NUL-terminated (open/read, no stdio).
+ * @return : the bytes read, or -1. */
+ssize_t ucopy_read_text(const char *path, char *buf, size_t len) HIDDEN;
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * x86_64/entry.c - what the generic library asks of the x86-64 entry points
+ * and fault handling: the fast entries' words (entry.S), and the program
+ * counter of a signal context.
+ */
+#define _GNU_SOURCE   /* REG_RIP */
+#include <ucontext.h>
+
+#include "arch.h"
+#include "x86_64.h"
+
+const int ucopy_arch_faults = 1;
+
+/* Read by the fast entries (FAST_ENTRY in lib/kernels/x86_64/asm.h). */
+size_t ucopy_entry_limit[UCOPY_NENTRIES];
+size_t ucopy_try_entry_limit[UCOPY_NENTRIES];
+
+static const ucopy_kernel_fn entry_plain[UCOPY_NENTRIES] = {
+	ucopy_k_sse2, ucopy_k_avx2, ucopy_k_avx512 };
+static const ucopy_try_fn entry_try[UCOPY_NENTRIES] = {
+	ucopy_t_sse2, ucopy_t_avx2, ucopy_t_avx512 };
+
+/* The word of the fast entry whose kernel is `first` gets the limit; from
+ * then on sizes below it go straight into the kernel. */
+void ucopy_arch_publish(ucopy_kernel_fn first, size_t limit)
+{
+	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
+		if (first == entry_plain[i])
+			__atomic_store_n(&ucopy_entry_limit[i], limit, __ATOMIC_RELEASE);
+}
+
+/* The try words are set again when ucopy_try is rerouted (fault.c): every
+ * word but the first kernel's goes back to 0. */
+void ucopy_arch_publish_try(ucopy_try_fn first, size_t limit)
+{
+	for (unsigned i = 0; i < UCOPY_NENTRIES; i++)
+		__atomic_store_n(&ucopy_try_entry_limit[i],
+				 first && first == entry_try[i] ? limit : 0, __ATOMIC_RELEASE);
+}
+
+uintptr_t *ucopy_arch_context_pc(void *ctx)
+{
+	ucontext_t *uc = ctx;
+	return (uintptr_t *)&uc->uc_mcontext.gregs[REG_RIP];
+}

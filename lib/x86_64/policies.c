@@ -1,0 +1,225 @@
+/*
+ * x86_64/policies.c - the x86-64 policies: what Linux did for user copies
+ * (the named policies), the library's own choice (auto), and the nearest
+ * kernels when a CPU cannot run one.
+ */
+#include <string.h>
+
+#include "arch.h"
+
+#define KIB ((size_t)1 << 10)
+#define MIB ((size_t)1 << 20)
+
+/* rep movsq and rep movsb run on every x86-64: these bits only make them
+ * fast, which is for a policy to weigh. */
+const uint64_t ucopy_arch_speed_bits = UCOPY_F(ERMS) | UCOPY_F(FSRM) | UCOPY_F(FZRM) |
+				       UCOPY_F(FSRS) | UCOPY_F(FSRC) | UCOPY_F(REP_GOOD);
+
+/*=====   Named policies   =====
+ * Each returns the policy text for a feature set.  The kernel names map to
+ * the kernel's routines as docs/design.md's kernel table says ("word" is the
+ * short-copy loop, "unrolled" copy_user_generic_unrolled, "movsq"
+ * copy_user_generic_string). */
+
+/* v4.19 arch/x86/include/asm/uaccess_64.h copy_user_generic():
+ * alternative_call_2(unrolled, string if REP_GOOD, enhanced_fast_string if
+ * ERMS), ERMS winning.  copy_user_enhanced_fast_string sends < 64 bytes to
+ * .L_copy_short_string (8-byte words, then bytes); copy_user_generic_string
+ * sends < 8 bytes to its byte loop. */
+static const char *linux_4_19(uint64_t f)
+{
+	if (f & UCOPY_F(ERMS))
+		return "64:word,movsb";
+	if (f & UCOPY_F(REP_GOOD))
+		return "8:byte,movsq";
+	return "unrolled";
+}
+
+/* Jens Axboe's "x86: only use ERMS for user copies for larger sizes" (LKML,
+ * November 2018; not merged): below 128 bytes copy_user_generic() calls
+ * alternative_call(unrolled, string if REP_GOOD), otherwise the 4.19
+ * alternative_call_2.  The REP_GOOD routine is copy_user_generic_string, the
+ * same one 4.19's REP_GOOD row runs, so its < 8 byte loop applies here too;
+ * without ERMS nothing changes from 4.19 at or above 128 either. */
+static const char *axboe_2018(uint64_t f)
+{
+	if (f & UCOPY_F(ERMS))
+		return f & UCOPY_F(REP_GOOD) ? "8:byte,128:movsq,movsb"
+					     : "128:unrolled,movsb";
+	return linux_4_19(f);
+}
+
+/* 5.17 to 6.3: copy_user_enhanced_fast_string (reached with ERMS) skips its
+ * "cmpl $64; jb copy_user_short_string" when the CPU has FSRM (an
+ * ALTERNATIVE on X86_FEATURE_FSRM), so every size goes to rep movsb.  FSRM
+ * without ERMS, which no real CPU reports, never got there: 4.19's paths. */
+static const char *linux_6_3(uint64_t f)
+{
+	if ((f & UCOPY_F(ERMS)) && (f & UCOPY_F(FSRM)))
+		return "movsb";
+	return linux_4_19(f);
+}
+
+/* 6.4-rc1, 427fda2c8a49 "x86: improve on the non-rep 'copy_user' function"
+ * and 577e6a7fd50d (inline rep movs for FSRM): FSRM inlines rep movsb;
+ * everyone else calls rep_movs_alternative, which had lost the ERMS case
+ * (bytes < 8, words < 64, the unrolled loop above).  That is the regression
+ * docs/design.md describes. */
+static const char *linux_6_4_rc1(uint64_t f)
+{
+	if (f & UCOPY_F(FSRM))
+		return "movsb";
+	return "8:byte,64:word,unrolled";
+}
+
+/* 6.4, 47ee3f1dd93b "x86: re-introduce support for ERMS copies for user
+ * space accesses" (2023-05-26): rep_movs_alternative uses rep movsb at 64
+ * bytes and up when ERMS. */
+static const char *linux_6_4(uint64_t f)
+{
+	if (f & UCOPY_F(FSRM))
+		return "movsb";
+	if (f & UCOPY_F(ERMS))
+		return "8:byte,64:word,movsb";
+	return "8:byte,64:word,unrolled";
+}
+
+/* 6.6, ca96b162bfd2 "x86: bring back rep movsq for user access on CPUs
+ * without ERMS": the large case without ERMS is rep movsq plus a tail. */
+static const char *linux_6_6(uint64_t f)
+{
+	if (f & UCOPY_F(FSRM))
+		return "movsb";
+	if (f & UCOPY_F(ERMS))
+		return "8:byte,64:word,movsb";
+	return "8:byte,64:word,movsq";
+}
+
+static const struct {
+	const char *name;
+	const char *(*text)(uint64_t);
+} named[] = {
+	{ "linux-4.19", linux_4_19 },
+	{ "axboe-2018", axboe_2018 },
+	{ "linux-6.3", linux_6_3 },
+	{ "linux-6.4-rc1", linux_6_4_rc1 },
+	{ "linux-6.4", linux_6_4 },
+	{ "linux-6.6", linux_6_6 },
+};
+
+const char *ucopy_arch_named(const char *name, uint64_t features)
+{
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (!strcmp(name, named[i].name))
+			return named[i].text(features);
+	return NULL;
+}
+
+/*=====   auto   =====
+ * The measurements behind each threshold are in docs/performance.md,
+ * "auto on x86-64".
+ *
+ * Below 2 KiB a vector kernel: no startup cost (rep movsb's is tens of
+ * cycles without FSRM) and overlapping head/tail stores for odd sizes; 2 KiB
+ * is about where glibc starts rep movsb on FSRM CPUs (rep_movsb_threshold
+ * 2112).  avx512 only where 512-bit stores cost no clock (AVX-512 with
+ * AVX-VNNI, glibc 2.36's test): on Skylake-SP to Ice Lake a zmm instruction
+ * lowers the core's frequency for about a millisecond.  There avx512 takes
+ * the range to 4 KiB (Xeon 6/207: 0.68-0.99x movsb_safe's time hot at 3-12
+ * KiB, but 0.98-1.16x cold at 4-16 KiB).
+ *
+ * From there rep movsb where ERMS makes it fast, only as movsb_safe, which
+ * routes the (dst - src) mod 4096 = 1..63 distances around Zen 3's ~25x
+ * cliff; without AVX2 there is no guarded rep movsb and the vector loop goes
+ * on.
+ *
+ * Non-temporal stores from a quarter of the L3 (glibc 2.38's
+ * non_temporal_threshold), on Intel from four times the L2 if lower (the
+ * server L3 is shared by dozens of cores; Xeon 6/207: nt 14-16% faster than
+ * rep movsb for hot 8-48 MiB copies); 32 MiB for a feature set that is not
+ * the running CPU's.  nt512 where zmm stores are free (1.01-1.13x faster
+ * than nt at 256 MiB - 1 GiB on Xeon 6/207). */
+#define AUTO_VECTOR_LIMIT (2 * KIB)
+#define AUTO_ZMM_LIMIT (4 * KIB)
+#define AUTO_NT_FALLBACK (32 * MIB)
+#define AUTO_NT_L2_FACTOR 4
+
+static int runs(const char *name, uint64_t f)
+{
+	const struct ucopy_kernel *k = ucopy_kernel_find(name);
+	return k && ucopy_kernel_supported(k, f);
+}
+
+static size_t auto_nt_limit(uint64_t f)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	size_t l = AUTO_NT_FALLBACK;
+
+	if (c->features == f && c->l3) {
+		l = c->l3 / 4;
+		if (!strcmp(c->vendor, "GenuineIntel") && c->l2 &&
+		    c->l2 * AUTO_NT_L2_FACTOR < l)
+			l = c->l2 * AUTO_NT_L2_FACTOR;
+	}
+	if (l >= MIB)
+		l -= l % MIB; /* readable in the text form */
+	if (l < MIB)
+		l = MIB; /* far above the vector range even on a tiny L3 */
+	return l;
+}
+
+/* AVX-512 with AVX-VNNI: 512-bit stores without a frequency penalty. */
+static int zmm_is_free(uint64_t f)
+{
+	return runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
+}
+
+void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
+{
+	const char *vec = zmm_is_free(f) ? "avx512"
+			: runs("avx2", f) ? "avx2"
+			: runs("sse2", f) ? "sse2" : "unrolled";
+	const char *large = vec;
+	size_t pos = 0;
+
+	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f))
+		large = "movsb_safe";
+	buf[0] = 0;
+	if (strcmp(large, vec)) {
+		ucopy_put(buf, len, &pos, "%zuK:%s,",
+		    (zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT) / KIB, vec);
+		vec = large;
+	}
+	if (runs("nt", f)) {
+		char nt[32];
+		ucopy_size_format(auto_nt_limit(f), nt, sizeof nt);
+		ucopy_put(buf, len, &pos, "%s", nt);
+		ucopy_put(buf, len, &pos, ":%s,%s", vec,
+		    zmm_is_free(f) && runs("nt512", f) ? "nt512" : "nt");
+	} else {
+		ucopy_put(buf, len, &pos, "%s", vec);
+	}
+}
+
+/*=====   Fitting   =====*/
+
+/* Nearest kernels first.  movsb_safe without its vector guard is movsb: a CPU
+ * without AVX2 predates the parts with the Zen 3 cliff. */
+static const char *const fallback[][5] = {
+	{ "avx512", "avx2", "sse2", "unrolled", NULL },
+	{ "avx2", "sse2", "unrolled", NULL },
+	{ "sse2", "unrolled", NULL },
+	{ "movsb_safe", "movsb", NULL },
+	{ "nt512", "nt", "unrolled", NULL },
+	{ "nt", "unrolled", NULL },
+};
+
+const char *const *ucopy_arch_fallback(const char *kernel)
+{
+	for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
+		if (!strcmp(fallback[i][0], kernel))
+			return fallback[i] + 1;
+	return NULL;
+}
+
+const char *const ucopy_arch_last_resort[] = { "unrolled", "word", "byte", NULL };
