@@ -106,10 +106,14 @@ void ucopy_cpu_caches_fallback(struct ucopy_cpu *c)
 
 static void detect_slot(void *slot)
 {
+	/* First use may be anywhere, a signal handler included: errno is
+	 * the program's. */
+	int saved = errno;
 	struct ucopy_cpu *c = slot;
 	ucopy_arch_detect(c);
 	if (!c->vendor[0])
 		strcpy(c->vendor, "unknown");
+	errno = saved;
 }
 
 const struct ucopy_cpu *ucopy_cpu(void)

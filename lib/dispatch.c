@@ -11,6 +11,7 @@
  */
 #include "arch.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,8 @@ ucopy_try_fn ucopy_try_second_fn = ucopy_try_cold;
 ucopy_try_fn ucopy_try_impl = ucopy_try_cold;
 
 
+static const struct resolution *resolved(void);
+
 /* The tables dispatch_rules() and dispatch_try_rules() scan: the published
  * resolution's, set before the words that lead there. */
 static const struct resolution *tables;
@@ -82,7 +85,7 @@ static size_t dispatch_try_rules(void *dst, const void *src, size_t n)
  * entry, after it has decided the signal can be delivered). */
 size_t ucopy_try_dispatch(void *dst, const void *src, size_t n)
 {
-	const struct resolution *r = tables;
+	const struct resolution *r = resolved();
 	unsigned i = 0;
 	while (n >= r->tolerant[i].limit)
 		i++;
@@ -125,7 +128,7 @@ static void publish_words(const struct resolution *r)
 
 void ucopy_try_route(ucopy_try_fn only)
 {
-	const struct resolution *r = tables;
+	const struct resolution *r = resolved();
 	unsigned n = r->policy.nrules;
 	unsigned second = n > 1;
 	ucopy_try_fn rest = only ? only : n <= 3 ? r->tolerant[n - 1].fn : dispatch_try_rules;
@@ -231,10 +234,14 @@ static void resolve(struct resolution *r)
  * meanwhile takes the byte loop (resolve_then_copy). */
 static void resolve_slot(void *slot)
 {
+	/* First use may be anywhere, a signal handler included: errno is
+	 * the program's. */
+	int saved = errno;
 	unsigned char was = resolving;
 	resolving = 1;
 	resolve(slot);
 	resolving = was;
+	errno = saved;
 }
 
 /* First use takes no lock (once.c): pthread_once would deadlock a signal

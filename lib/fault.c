@@ -35,14 +35,13 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int sorted;
 
 /* Where this thread is passing a fault on (pass_on), so that the same fault
- * coming back is recognised: the fault's siginfo and context, pass_on's
- * frame, and how many pass_on frames are nested.  Initial-exec TLS: a
- * handler must not make glibc allocate a thread's block. */
+ * coming back is recognised: the fault's siginfo and context, and pass_on's
+ * frame.  Initial-exec TLS: a handler must not make glibc allocate a
+ * thread's block. */
 struct passing {
 	siginfo_t *si;
 	void *ctx;
 	void *frame;
-	unsigned depth;
 };
 #define TLS __attribute__((tls_model("initial-exec")))
 static __thread struct passing passing TLS;
@@ -56,9 +55,6 @@ static unsigned char routed_checked;
 /* The thread (its id) setting ucopy_try's words in ucopy_fault_init, or 0. */
 static int routing;
 static unsigned char under_valgrind;
-
-/* Nested pass_on frames beyond this are a cycle nothing else caught. */
-#define MAX_DEPTH 16
 
 /* The linker lays entries out in object order, not address order: sort once
  * (a few hundred entries, before any handler can search them). */
@@ -150,22 +146,30 @@ static void route_checked(void)
 
 /* The default action for sig, as the kernel would take it: the disposition
  * becomes SIG_DFL and the signal, with its siginfo, is queued again to this
- * thread.  It is blocked while a handler for it runs (unless SA_NODEFER), so
- * it arrives as the handlers return: a fault and a sent signal alike end the
- * process, where re-running the faulting instruction would not end it for a
- * sent one. */
+ * thread.  A fault's copy arrives as the handlers return, blocked until
+ * then (and a fault that could not be queued kills when its instruction
+ * runs again).  A sent signal is let in at once: it ends the process, or,
+ * where the default action does not (the kernel drops a sent SIGSEGV for
+ * PID 1), the process goes on with ucopy's handler back in place. */
 static void default_action(int sig, siginfo_t *si)
 {
-	struct sigaction dfl;
+	struct sigaction dfl, mine;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	if (syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(), (long)sig, si) != 0 &&
-	    si->si_code <= 0)
+	sigaction(sig, &dfl, &mine);
+	int queued = syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(),
+			     (long)sig, si) == 0;
+	if (si->si_code > 0)
+		return;
+	if (!queued)
 		raise(sig);
-	/* A fault that could not be queued kills when its instruction runs
-	 * again. */
+	sigset_t one, saved;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, &saved);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	sigaction(sig, &mine, NULL);
 }
 
 /* Delivers a fault that is not ucopy's to the handler ucopy displaced,
@@ -177,12 +181,13 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 {
 	char here;
 	struct passing outer = passing;
-	/* Below a pass_on of this thread that is still running: a nested
-	 * fault (a SA_NODEFER handler's), or a handler that passes this same
-	 * fault back to ucopy, which would go round for ever. */
-	int nested = outer.frame && (void *)&here < outer.frame;
-	unsigned depth = nested ? outer.depth + 1 : 1;
-	if ((nested && (si == outer.si || ctx == outer.ctx)) || depth > MAX_DEPTH) {
+	/* The same fault, below the pass_on that is passing it: a handler
+	 * passed it back to ucopy, and passing it on again would go round for
+	 * ever.  (A nested fault, a SA_NODEFER handler's, has a siginfo and
+	 * context of its own; a frame left by siglongjmp is never below a
+	 * new one at the same address.  A chaining handler that passes on
+	 * copies of them instead is not caught.) */
+	if (outer.frame && (void *)&here < outer.frame && (si == outer.si || ctx == outer.ctx)) {
 		default_action(sig, si);
 		return;
 	}
@@ -207,11 +212,9 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 	sigorset(&mask, &mask, &old.sa_mask);
 	if (!(old.sa_flags & SA_NODEFER))
 		sigaddset(&mask, sig);
-	else
-		sigdelset(&mask, sig);
 	route_checked();
 	unsigned char was_chained = chained;
-	passing = (struct passing){ si, ctx, &here, depth };
+	passing = (struct passing){ si, ctx, &here };
 	chained = 1;
 	pthread_sigmask(SIG_SETMASK, &mask, &saved);
 	if (old.sa_flags & SA_SIGINFO)
@@ -246,14 +249,40 @@ static int is_ours(const struct sigaction *sa)
 	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == handler;
 }
 
-/* valgrind's core is preloaded into every program it runs.  Under it the
- * registers a fixup reads are not exact at the faulting access (only with
- * --vex-iropt-register-updates=allregs-at-mem-access), so the try bodies
- * would return wrong counts: ucopy_try copies without signals there. */
+/* Under valgrind the registers a fixup reads are not exact at the faulting
+ * access (only with --vex-iropt-register-updates=allregs-at-mem-access), so
+ * the try bodies would return wrong counts: ucopy_try copies without
+ * signals there.  valgrind's client request says so where its header was
+ * there to build with (a no-op natively); else its core, preloaded into
+ * every program it runs, shows in LD_PRELOAD. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define HAVE_VALGRIND_H 1
+#endif
+#endif
+
 static int detect_valgrind(void)
 {
+#ifdef HAVE_VALGRIND_H
+	if (RUNNING_ON_VALGRIND)
+		return 1;
+#endif
 	const char *pre = getenv("LD_PRELOAD");
 	return pre && strstr(pre, "vgpreload") != NULL;
+}
+
+/* A child of fork() has one thread: a lock or a `routing` another thread
+ * held at the fork is nobody's there. */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&lock, NULL);
+	__atomic_store_n(&routing, 0, __ATOMIC_SEQ_CST);
+}
+
+__attribute__((constructor)) static void register_fork_handler(void)
+{
+	pthread_atfork(NULL, NULL, after_fork_child);
 }
 
 /* Installs the handler and sets ucopy_try's words; the lock is held. */
@@ -279,7 +308,9 @@ static int install(void)
 			continue;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_sigaction = handler;
-		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+		/* On the alternate stack exactly when the displaced handler
+		 * was: it then runs on the stack it would have run on. */
+		sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_ONSTACK);
 		sigemptyset(&sa.sa_mask);
 		/* Record the displaced handler before ours can run. */
 		lib_copy(&previous[i], &cur, sizeof cur);
@@ -326,11 +357,14 @@ static int installed_or_busy(void)
 {
 	if (likely(__atomic_load_n(&ucopy_try_ready, __ATOMIC_ACQUIRE)))
 		return 0;
+	int saved = errno;
 	ucopy_active();
-	if (pthread_mutex_trylock(&lock) != 0)
-		return -1;
-	int rc = install();
-	pthread_mutex_unlock(&lock);
+	int rc = -1;
+	if (pthread_mutex_trylock(&lock) == 0) {
+		rc = install();
+		pthread_mutex_unlock(&lock);
+	}
+	errno = saved;
 	return rc;
 }
 

@@ -123,7 +123,7 @@ void ucopy_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
  * a size, -2 when it is too large. */
 int ucopy_size_span(const char *s, size_t n, size_t *out) HIDDEN;
 
-/* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body. */
+/* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body, errno kept. */
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
 
 /* Calibration profiles (profile.c).  ucopy_profile_find() puts in buf the

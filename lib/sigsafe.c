@@ -13,7 +13,8 @@
  * Where it is missing (ENOSYS under qemu-user, EPERM under a seccomp
  * filter), a pipe does the same in two calls per chunk: write() from src
  * fails with EFAULT at an unreadable page, read() into dst at an unwritable
- * one.  Either way the kernel's partial counts are not trusted to the byte:
+ * one.  The pipe also has the last word on a page process_vm_readv cannot
+ * pin though loads from it work (VM_IO and VM_PFNMAP mappings).  Either way the kernel's partial counts are not trusted to the byte:
  * from the first short transfer on, the copy goes on in pieces that cross
  * no page boundary of src or dst, each of which moves whole or not at all,
  * so the first byte that fails is found exactly.
@@ -35,15 +36,15 @@
  * the first byte failed, or -1 when the mechanism itself is unavailable. */
 struct mover {
 	int fd[2];      /* the pipe, made on first need, or -1 */
+	size_t cap;     /* what the pipe holds */
+	int no_vm;      /* process_vm_readv refused */
 };
 
 /* The smallest page Linux uses: pieces never cross a boundary of it, so
  * they cannot cross one of a larger page either. */
 #define PIECE_ALIGN 4096
 
-/* A pipe holds 64 KiB by default (4 KiB at least, what a piece needs);
- * process_vm_readv moves at most about 2 GiB a call. */
-#define PIPE_CHUNK ((size_t)65536)
+/* process_vm_readv moves at most about 2 GiB a call. */
 #define VM_CHUNK ((size_t)1 << 30)
 
 static size_t piece(uintptr_t d, uintptr_t s, size_t n)
@@ -65,11 +66,20 @@ static long vm_move(void *dst, const void *src, size_t n)
 	return errno == EFAULT ? 0 : -1;
 }
 
-/* Through the pipe, n at most PIPE_CHUNK. */
+/* Through the pipe, at most its capacity at a time.  The pipe is
+ * non-blocking: one that holds less than asked (a user past
+ * fs.pipe-user-pages-soft gets 8 KiB pipes) takes what it holds, and the
+ * rest goes in the next round, instead of a write() that waits for ever. */
 static long pipe_move(struct mover *m, void *dst, const void *src, size_t n)
 {
-	if (m->fd[0] < 0 && pipe2(m->fd, O_CLOEXEC) != 0)
-		return -1;
+	if (m->fd[0] < 0) {
+		if (pipe2(m->fd, O_CLOEXEC | O_NONBLOCK) != 0)
+			return -1;
+		int cap = fcntl(m->fd[0], F_GETPIPE_SZ);
+		m->cap = cap > 0 ? (size_t)cap : PIECE_ALIGN;
+	}
+	if (n > m->cap)
+		n = m->cap;
 	ssize_t w;
 	do
 		w = write(m->fd[1], src, n);
@@ -98,19 +108,35 @@ static long pipe_move(struct mover *m, void *dst, const void *src, size_t n)
 	return (long)got;
 }
 
+/* One transfer of up to n bytes: process_vm_readv while it works, the pipe
+ * when it is refused.  A piece it finds unreadable is tried once more
+ * through the pipe before it counts as a fault: process_vm_readv pins
+ * pages, which a VM_IO or VM_PFNMAP mapping (a device's, [vvar]) refuses
+ * though loads from it work, and write() reads it as a load does. */
+static long move(struct mover *m, void *dst, const void *src, size_t n, int exact)
+{
+	long r = -1;
+	if (!m->no_vm) {
+		r = vm_move(dst, src, n > VM_CHUNK ? VM_CHUNK : n);
+		if (r < 0)
+			m->no_vm = 1;
+		else if (r > 0 || !exact)
+			return r;
+	}
+	long p = pipe_move(m, dst, src, n);
+	return p < 0 ? r : p;
+}
+
 /* Copies what it can from the start; returns the count copied, or -1 when
  * it had no way to. */
-static long copy_exact(struct mover *m, int use_pipe, char *dst, const char *src, size_t n)
+static long copy_exact(struct mover *m, char *dst, const char *src, size_t n)
 {
 	size_t done = 0;
 	int exact = 0;   /* after the first short transfer: page pieces */
 	while (done < n) {
 		size_t want = exact ? piece((uintptr_t)(dst + done), (uintptr_t)(src + done), n - done)
 				    : n - done;
-		if (want > (use_pipe ? PIPE_CHUNK : VM_CHUNK))
-			want = use_pipe ? PIPE_CHUNK : VM_CHUNK;
-		long r = use_pipe ? pipe_move(m, dst + done, src + done, want)
-				  : vm_move(dst + done, src + done, want);
+		long r = move(m, dst + done, src + done, want, exact);
 		if (r < 0)
 			return done ? (long)done : -1;
 		done += (size_t)r;
@@ -125,23 +151,22 @@ static long copy_exact(struct mover *m, int use_pipe, char *dst, const char *src
 
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n)
 {
-	static int no_vm;   /* process_vm_readv refused once: use the pipe */
-	struct mover m = { { -1, -1 } };
-	long done = -1;
+	/* process_vm_readv refused once (ENOSYS, EPERM): the pipe from then
+	 * on. */
+	static int no_vm;
+	struct mover m = { { -1, -1 }, 0, __atomic_load_n(&no_vm, __ATOMIC_RELAXED) };
 
 	if (n == 0)
 		return 0;
-	if (!__atomic_load_n(&no_vm, __ATOMIC_RELAXED)) {
-		done = copy_exact(&m, 0, dst, src, n);
-		if (done < 0)
-			__atomic_store_n(&no_vm, 1, __ATOMIC_RELAXED);
-	}
-	if (done < 0)
-		done = copy_exact(&m, 1, dst, src, n);
+	int saved = errno;
+	long done = copy_exact(&m, dst, src, n);
+	if (m.no_vm)
+		__atomic_store_n(&no_vm, 1, __ATOMIC_RELAXED);
 	if (m.fd[0] >= 0) {
 		close(m.fd[0]);
 		close(m.fd[1]);
 	}
+	errno = saved;
 	/* No mechanism at all (no process_vm_readv, no file descriptor
 	 * left): nothing was copied, and the count says so. */
 	return done < 0 ? n : n - (size_t)done;
@@ -149,10 +174,7 @@ size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n)
 
 size_t ucopy_try_sigsafe(void *dst, const void *src, size_t n)
 {
-	int saved = errno;
-	size_t left = ucopy_copy_nosignal(dst, src, n);
-	errno = saved;
-	return left;
+	return ucopy_copy_nosignal(dst, src, n);
 }
 
 size_t ucopy_from_sigsafe(void *dst, const void *src, size_t n)

@@ -12,6 +12,8 @@
 #include "check.h"
 #include "ucopy.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -207,13 +209,15 @@ static void mask_handler(int sig, siginfo_t *si, void *ctx)
 {
 	(void)si;
 	(void)ctx;
+	stack_t ss;
 	shared->calls++;
 	record_mask();
+	shared->result[5] = sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
 	app_handler_ran = sig;
 	siglongjmp(app_jmp, 1);
 }
 
-static int mask_flags;
+static int mask_flags, mask_self;   /* sa_flags; SIGSEGV in sa_mask */
 
 /* The application's handler, with SIGUSR1 in its sa_mask and SIGUSR2
  * blocked by the code that faults; ucopy's installed over it when
@@ -226,7 +230,14 @@ static void mask_scenario(int with_ucopy)
 	sa.sa_flags = SA_SIGINFO | mask_flags;
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGUSR1);
+	if (mask_self)
+		sigaddset(&sa.sa_mask, SIGSEGV);
 	sigaction(SIGSEGV, &sa, NULL);
+	/* An alternate stack, which the handler must use exactly when it
+	 * asked for it (SA_ONSTACK). */
+	stack_t ss = { malloc(1 << 16), 0, 1 << 16 };
+	if (!ss.ss_sp || sigaltstack(&ss, NULL) != 0)
+		_exit(6);
 	if (with_ucopy && ucopy_fault_init() != 0)
 		_exit(7);
 	sigset_t m;
@@ -244,32 +255,92 @@ static void mask_scenario(int with_ucopy)
 static void child_mask_plain(void) { mask_scenario(0); }
 static void child_mask_ucopy(void) { mask_scenario(1); }
 
-/* The mask inside the handler, without ucopy and with it, for a handler
- * without flags and one with SA_NODEFER. */
+/* The mask inside the handler, and whether it runs on the alternate stack,
+ * without ucopy and with it: for a handler without flags, with SA_NODEFER,
+ * with SA_NODEFER and the signal in its own sa_mask, with SA_ONSTACK. */
 static void test_mask(void)
 {
-	static const int flags[] = { 0, SA_NODEFER };
-	for (int f = 0; f < 2; f++) {
+	static const struct { int flags, self; const char *what; } cases[] = {
+		{ 0, 0, "no flags" },
+		{ SA_NODEFER, 0, "SA_NODEFER" },
+		{ SA_NODEFER, 1, "SA_NODEFER, SIGSEGV in sa_mask" },
+		{ SA_ONSTACK, 0, "SA_ONSTACK" },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		uint64_t want[2];
-		mask_flags = flags[f];
+		mask_flags = cases[c].flags;
+		mask_self = cases[c].self;
+		shared->result[5] = -1;
 		int st = in_child(child_mask_plain);
-		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "without ucopy: status %#x", st);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "%s, without ucopy: status %#x",
+		      cases[c].what, st);
 		want[0] = shared->mask[0];
 		want[1] = shared->mask[1];
+		int onstack = shared->result[5];
+		shared->result[5] = -1;
 		st = in_child(child_mask_ucopy);
-		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "with ucopy: status %#x", st);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "%s, with ucopy: status %#x",
+		      cases[c].what, st);
 		CHECK(shared->mask[0] == want[0] && shared->mask[1] == want[1],
 		      "%s: the handler's mask is %#llx:%#llx with ucopy, %#llx:%#llx without",
-		      f ? "SA_NODEFER" : "no flags",
+		      cases[c].what,
 		      (unsigned long long)shared->mask[1], (unsigned long long)shared->mask[0],
 		      (unsigned long long)want[1], (unsigned long long)want[0]);
-		CHECK(((want[0] >> SIGSEGV) & 1) == !f,
-		      "the kernel %s SIGSEGV in the handler: the test's premise",
-		      f ? "blocked" : "did not block");
+		CHECK(shared->result[5] == onstack, "%s: %s the alternate stack with ucopy, %s without",
+		      cases[c].what, shared->result[5] ? "on" : "off", onstack ? "on" : "off");
+		CHECK(onstack == !!(cases[c].flags & SA_ONSTACK), "%s: the premise (alternate stack)",
+		      cases[c].what);
+		CHECK(((want[0] >> SIGSEGV) & 1) == (!(cases[c].flags & SA_NODEFER) || cases[c].self),
+		      "%s: the premise (SIGSEGV blocked or not)", cases[c].what);
 		CHECK((want[0] >> SIGUSR1) & 1 && (want[0] >> SIGUSR2) & 1,
 		      "sa_mask and the interrupted mask: the test's premise");
 	}
-	check_group("signals: a chained handler runs with the mask the kernel gives it (sa_mask, SA_NODEFER)");
+	check_group("signals: a chained handler runs with the mask and stack the kernel gives it "
+		    "(sa_mask, SA_NODEFER, SA_ONSTACK)");
+}
+
+/* A handler that leaves by siglongjmp, for faults ever deeper on the stack:
+ * each is a new fault, however many came before. */
+static sigjmp_buf level_jmp;
+
+static void level_handler(int sig)
+{
+	(void)sig;
+	shared->calls++;
+	siglongjmp(level_jmp, 1);
+}
+
+static void fault_at_depth(volatile char *bad, int depth)
+{
+	volatile char pad[256];
+	pad[0] = (char)depth;
+	if (depth > 0) {
+		fault_at_depth(bad, depth - 1);
+		return;
+	}
+	if (sigsetjmp(level_jmp, 1) == 0)
+		(void)*bad;
+	(void)pad[0];
+}
+
+static void child_deeper(void)
+{
+	signal(SIGSEGV, level_handler);
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	volatile char *bad = bad_pointer();
+	for (int d = 0; d < 40; d++)
+		fault_at_depth(bad, d);
+	_exit(42);
+}
+
+static void test_deeper(void)
+{
+	shared->calls = 0;
+	int st = in_child(child_deeper);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42 && shared->calls == 40,
+	      "status %#x after %d of 40 faults", st, shared->calls);
+	check_group("signals: 40 faults left by siglongjmp, each deeper, all reach the handler");
 }
 
 /* ---- SA_RESETHAND ---- */
@@ -489,6 +560,41 @@ static void test_sent(void)
 	check_group("signals: a sent signal is passed on, ucopy stays installed");
 }
 
+/* PID 1: the kernel drops a sent SIGSEGV whose action is the default.  ucopy
+ * must still be installed afterwards and recover its own faults. */
+static void child_pid1_inner(void)
+{
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	kill(getpid(), SIGSEGV);
+	if (!ucopy_fault_installed())
+		_exit(5);
+	char buf[16];
+	if (ucopy_try(buf, (const void *)bad_pointer(), 16) != 16)
+		_exit(3);
+	_exit(42);
+}
+
+static void child_pid1(void)
+{
+	if (unshare(CLONE_NEWPID) != 0)
+		_exit(errno == EPERM ? 77 : 6);
+	int st = in_child(child_pid1_inner);
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+static void test_pid1(void)
+{
+	int st = in_child(child_pid1);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		check_skip("signals: PID 1", "no permission for a PID namespace");
+		return;
+	}
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	      "as PID 1: status %#x (exit 5: uninstalled, 128+11: killed at the next fault)", st);
+	check_group("signals: a sent SIGSEGV that PID 1 survives leaves ucopy installed");
+}
+
 /* ---- fault-tolerant copies inside handlers ---- */
 
 static unsigned char *readable_end;   /* readable up to here, then PROT_NONE */
@@ -512,7 +618,14 @@ static void copy_in_handler(int sig, siginfo_t *si, void *ctx)
 		shared->result[1] = memcmp(buf, readable_end - 10, 10) == 0 && buf[10] == 0x11;
 		shared->result[2] = (int)ucopy_from(buf, readable_end - 30, 100);
 	}
+	errno = 1234;
 	shared->result[3] = (int)ucopy_try_sigsafe(buf, readable_end - 50, 100);
+	shared->result[4] = errno == 1234;
+	if (!chained_then_ucopy_first) {
+		errno = 4321;
+		ucopy_try(buf, readable_end - 10, 100);
+		shared->result[4] &= errno == 4321;
+	}
 	app_handler_ran = sig;
 	siglongjmp(app_jmp, 1);
 }
@@ -571,6 +684,7 @@ static void test_copy_in_handler(void)
 	CHECK(shared->result[2] == 70, "chained: ucopy_from returned %d (want 70)", shared->result[2]);
 	CHECK(shared->result[3] == 50, "chained: ucopy_try_sigsafe returned %d (want 50)",
 	      shared->result[3]);
+	CHECK(shared->result[4] == 1, "chained: errno changed by a copy in the handler");
 	check_group("signals: ucopy_try inside the application handler ucopy chained to");
 
 	/* Installed after ucopy, not chaining: ucopy_try_sigsafe is what the
@@ -650,6 +764,8 @@ int main(void)
 	/* Every scenario in a child, while no handler is installed here. */
 	test_chaining();
 	test_mask();
+	test_deeper();
+	test_pid1();
 	test_resethand();
 	test_nodefer();
 	test_cycle();
