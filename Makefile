@@ -58,7 +58,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
-.PHONY: FORCE all lib check check-asan check-ubsan bench fuzz report install uninstall clean help
+.PHONY: FORCE all lib check check-asan check-generic check-ubsan bench fuzz report install uninstall clean help
 all: lib $(B)/ucopy
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -67,6 +67,7 @@ help:
 	@echo "make            build $(B)/libucopy.a, $(B)/libucopy.so and $(B)/ucopy"
 	@echo "make check      build and run every test (last line: N passed, N failed)"
 	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
+	@echo "make check-generic  the library without its port (PORT=generic), its tests (in $(B)-generic)"
 	@echo "make bench      the speed comparisons, side by side"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
@@ -137,6 +138,15 @@ check-asan:
 		ASAN_OPTIONS=allow_user_segv_handler=1:handle_segv=0:handle_sigbus=0:detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 check
 
+# The library with no port (PORT=generic: the C kernel, the fault-tolerant
+# copy without signals), on any architecture: it builds, and the copy,
+# policy and fault-contract tests pass.
+GENERIC_TESTS := test_kernels test_memmove test_policy test_text test_once test_fault test_interpose
+check-generic:
+	$(Q)$(MAKE) --no-print-directory B=$(B)-generic PORT=generic \
+		$(addprefix $(B)-generic/tests/,$(GENERIC_TESTS))
+	$(Q)B=$(B)-generic sh tests/run.sh $(addprefix $(B)-generic/tests/,$(GENERIC_TESTS)) --no-cli
+
 check-ubsan:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-ubsan CFLAGS="-O2 -g -fsanitize=undefined -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=undefined" check
@@ -188,6 +198,6 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(DISTDIR) $(DESTDIR)$(DATADIR)/ucopy 2>/dev/null || true
 
 clean:
-	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz report.html report.json
+	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz $(B)-generic report.html report.json
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -46,7 +46,8 @@ void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
 const char *const *ucopy_arch_fallback(const char *kernel) HIDDEN;
 extern const char *const ucopy_arch_last_resort[] HIDDEN;
 /* Features that only make a kernel fast: a kernel that requires only
- * these still runs without them (rep movsb on any x86-64). */
+ * these still runs without them (a string instruction every CPU of the
+ * architecture has, only slower). */
 extern const uint64_t ucopy_arch_speed_bits HIDDEN;
 
 /*=====   Entries and faults (<port>/entry.c, lib/kernels/<port>/)   =====*/

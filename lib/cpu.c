@@ -55,8 +55,8 @@ void ucopy_cpu_set_cache(struct ucopy_cpu *c, unsigned level, size_t size)
 
 /* Reads /sys/devices/system/cpu/cpu0/cache: the kernel's own view, which is
  * what is left on CPUs that describe their caches in no user-visible way
- * (aarch64 without CTR/CCSIDR access from EL0, or a hypervisor hiding CPUID
- * leaves). */
+ * (aarch64 without CTR/CCSIDR access from EL0, or a hypervisor that hides
+ * the cache descriptions). */
 static void caches_from_sysfs(struct ucopy_cpu *c)
 {
 	for (int i = 0; i < 8; i++) {

@@ -221,8 +221,13 @@ static void resolve(struct resolution *r)
 			r->active.source = UCOPY_SOURCE_PROFILE;
 		} else {
 			char note[256] = "";
-			/* "auto" always resolves: it is built from the table. */
-			resolve_for_cpu(&r->policy, "auto", note, sizeof note);
+			/* "auto" is built from the port's own table; should it
+			 * ever fail, libc, which every port has, rather than an
+			 * empty policy. */
+			if (resolve_for_cpu(&r->policy, "auto", note, sizeof note) != 0) {
+				add_reason(r, "auto failed");
+				resolve_for_cpu(&r->policy, "libc", NULL, 0);
+			}
 			if (note[0])
 				add_reason(r, note);
 		}

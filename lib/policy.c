@@ -70,7 +70,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 			continue;
 		const char *text = ucopy_arch_named(word, features);
 		if (!text)
-			return ucopy_fail(err, errlen, "policy '%s' is for %s; this is %s",
+			return ucopy_fail(err, errlen, "policy '%s' is for %s; this library is built for %s",
 					  word, named[i].arch, ucopy_arch_name);
 		return from_text(p, text, word, err, errlen);
 	}

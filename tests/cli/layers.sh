@@ -1,0 +1,15 @@
+# The house's rules, checked: the generic library names no architecture's
+# kernel, feature or register (docs/design.md, "Ports"), and the library
+# includes nothing from the command above it.
+. tests/cli/lib.sh
+
+rc=0
+x86=$(grep -nEi 'avx|sse[0-9]|movs[bq]|erms|fsrm|rep_good|unrolled|%?\b(rax|rdx|rip)\b|[xyz]mm[0-9]|cpuid|xgetbv|GenuineIntel|AuthenticAMD|__x86_64__' \
+	lib/*.c lib/*.h 2>/dev/null | grep -v 'lib/arch.h:.*lib/x86_64/')
+expect "layers: the generic library names no x86-64 kernel, feature or register${x86:+ (found: $(echo "$x86" | head -3 | tr '\n' ' '))}" \
+	[ -z "$x86" ]
+up=$(grep -nE '#include "(\.\./)*programs/|#include "(cli|bench|report|measure|output|stats|dist|workload)[a-z_]*\.h"' \
+	lib/*.c lib/*.h lib/*/*.c lib/*/*.h 2>/dev/null)
+expect "layers: lib/ includes no header of programs/${up:+ (found: $up)}" [ -z "$up" ]
+gen=$(grep -ln 'x86_64\.h\|cpuid' lib/generic/*.c 2>/dev/null)
+expect "layers: the generic port uses nothing of the x86-64 port${gen:+ ($gen)}" [ -z "$gen" ]
