@@ -131,9 +131,9 @@ UCOPY_API size_t ucopy_from(void *dst, const void *src, size_t n);
  * SIGSEGV and SIGBUS blocked, inside any signal handler, before or without
  * ucopy_fault_init().  Async-signal-safe; errno is preserved.  The kernel
  * does the accesses (process_vm_readv() on the own process, or a pipe where
- * that call is refused), so it costs system calls: about 1 us more than
- * ucopy_try() for a small copy (docs/performance.md, "Copies without
- * signals").
+ * that call is refused), so it costs system calls: about 2.6 us a call, and
+ * 2.8x ucopy_try()'s time at 1 MiB, on one machine (docs/performance.md,
+ * "Copies without signals").
  * @return : the number of bytes not copied (0 on success).  n, with nothing
  *           copied, also when the process has no way to let the kernel copy
  *           (process_vm_readv() refused and no file descriptor left for a
