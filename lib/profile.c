@@ -18,6 +18,7 @@
  * allowed anywhere after the first line.
  */
 #include "internal.h"
+#include "profile_keys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -212,16 +213,6 @@ struct profile {
 	unsigned at[16];    /* the line each of those was on */
 };
 
-enum {
-	KEY_VERSION, KEY_DATE, KEY_ARCH, KEY_VENDOR, KEY_FAMILY, KEY_MODEL,
-	KEY_STEPPING, KEY_BRAND, KEY_FEATURES, KEY_POLICY, KEY_COUNT
-};
-
-static const char *const once_keys[KEY_COUNT] = {
-	"version", "date", "cpu.arch", "cpu.vendor", "cpu.family", "cpu.model",
-	"cpu.stepping", "cpu.brand", "cpu.features", "policy",
-};
-
 /* Splits s in place at runs of spaces and tabs. */
 static size_t split(char *s, char **f, size_t max)
 {
@@ -312,7 +303,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 
 	if (nf > MAX_FIELDS)
 		return fail_at(r, r->line, "too many fields (at most %d)", MAX_FIELDS);
-	if (!strcmp(key, "measure")) {
+	if (!strcmp(key, profile_key[KEY_MEASURE])) {
 		/* measure STATE SIZE KERNEL=NS... */
 		if (nf < 3)
 			return wrong_fields(r, key, "hot|cold SIZE KERNEL=NS...");
@@ -323,7 +314,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 			return bad_size(r, f[2]);
 		return kernel_times(r, f, nf, 3, key);
 	}
-	if (!strcmp(key, "distance")) {
+	if (!strcmp(key, profile_key[KEY_DISTANCE])) {
 		/* distance SIZE SRC/DST KERNEL=NS... */
 		if (nf < 3)
 			return wrong_fields(r, key, "SIZE SRC/DST KERNEL=NS...");
@@ -334,7 +325,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 				       quote(f[2]).s);
 		return kernel_times(r, f, nf, 3, key);
 	}
-	if (!strcmp(key, "effect")) {
+	if (!strcmp(key, profile_key[KEY_EFFECT])) {
 		/* effect KERNEL SIZE distance=RATIO align=RATIO */
 		if (nf != 5 || strncmp(f[3], "distance=", 9) || strncmp(f[4], "align=", 6))
 			return wrong_fields(r, key, "KERNEL SIZE distance=RATIO align=RATIO");
@@ -348,7 +339,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 			return bad_ratio(r, f[4] + 6);
 		return 0;
 	}
-	if (!strcmp(key, "cliff")) {
+	if (!strcmp(key, profile_key[KEY_CLIFF])) {
 		/* cliff KERNEL SIZE RATIO SRC/DST */
 		if (nf != 5)
 			return wrong_fields(r, key, "KERNEL SIZE RATIO SRC/DST");
@@ -363,7 +354,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 				       quote(f[4]).s);
 		return 0;
 	}
-	if (!strcmp(key, "crossover")) {
+	if (!strcmp(key, profile_key[KEY_CROSSOVER])) {
 		/* crossover LIMIT FROM TO (auto | SIZE=RATIO...) */
 		if (nf < 5)
 			return wrong_fields(r, key, "LIMIT FROM TO auto|SIZE=RATIO...");
@@ -386,7 +377,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 		}
 		return 0;
 	}
-	if (!strcmp(key, "gain")) {
+	if (!strcmp(key, profile_key[KEY_GAIN])) {
 		/* gain REFERENCE STATE RATIO */
 		if (nf != 4)
 			return wrong_fields(r, key, "auto|libc hot|cold RATIO");
@@ -400,7 +391,7 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 			return bad_ratio(r, f[3]);
 		return 0;
 	}
-	if (!strcmp(key, "note"))
+	if (!strcmp(key, profile_key[KEY_NOTE]))
 		return 0;
 	return fail_at(r, r->line, "unknown key '%s'", quote(key).s);
 }
@@ -446,11 +437,11 @@ static int once_line(struct reader *r, struct profile *p, int k, char *val)
 
 	if (p->seen >> k & 1)
 		return fail_at(r, r->line, "'%s' given twice (first on line %u)",
-			       once_keys[k], p->at[k]);
+			       profile_key[k], p->at[k]);
 	p->seen |= 1u << k;
 	p->at[k] = r->line;
 	if (!val[0] && k != KEY_BRAND)
-		return fail_at(r, r->line, "'%s' has no value", once_keys[k]);
+		return fail_at(r, r->line, "'%s' has no value", profile_key[k]);
 	switch (k) {
 	case KEY_VERSION:
 		if (!valid_version(val))
@@ -463,17 +454,17 @@ static int once_line(struct reader *r, struct profile *p, int k, char *val)
 				       quote(val).s);
 		return 0;
 	case KEY_ARCH:
-		return copy_text(r, p->arch, sizeof p->arch, val, "cpu.arch");
+		return copy_text(r, p->arch, sizeof p->arch, val, profile_key[KEY_ARCH]);
 	case KEY_VENDOR:
-		return copy_text(r, p->vendor, sizeof p->vendor, val, "cpu.vendor");
+		return copy_text(r, p->vendor, sizeof p->vendor, val, profile_key[KEY_VENDOR]);
 	case KEY_BRAND:
-		return copy_text(r, p->brand, sizeof p->brand, val, "cpu.brand");
+		return copy_text(r, p->brand, sizeof p->brand, val, profile_key[KEY_BRAND]);
 	case KEY_FAMILY:
 	case KEY_MODEL:
 	case KEY_STEPPING:
 		if (parse_uint(val, 0xffffffffu, &v))
 			return fail_at(r, r->line, "bad %s '%s' (expected a number)",
-				       once_keys[k], quote(val).s);
+				       profile_key[k], quote(val).s);
 		*(k == KEY_FAMILY ? &p->family : k == KEY_MODEL ? &p->model
 							      : &p->stepping) = v;
 		return 0;
@@ -501,11 +492,13 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 	if (r->line == 1) {
 		/* The magic line first: anything else is not a profile at all
 		 * (a path to the wrong file), said before any detail. */
-		if (strcmp(rest_of(line, 0), "ucopy-profile 1")) {
+		if (strcmp(rest_of(line, 0), UCOPY_PROFILE_MAGIC)) {
 			if (!strncmp(line, "ucopy-profile", 13))
-				return fail_at(r, 1, "unsupported profile format '%s' (this library reads 'ucopy-profile 1')",
+				return fail_at(r, 1, "unsupported profile format '%s' (this library reads '"
+					       UCOPY_PROFILE_MAGIC "')",
 					       quote(line).s);
-			return fail_at(r, 1, "not a ucopy profile (the first line must be 'ucopy-profile 1')");
+			return fail_at(r, 1, "not a ucopy profile (the first line must be '"
+				       UCOPY_PROFILE_MAGIC "')");
 		}
 		return 0;
 	}
@@ -517,14 +510,14 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 		return fail_at(r, r->line, "unknown key '%s'", quote(line).s);
 	lib_copy(key, line, kl);
 	key[kl] = 0;
-	if (!strcmp(key, "end")) {
+	if (!strcmp(key, profile_key[KEY_END])) {
 		if (line[kl] && rest_of(line, kl)[0])
 			return fail_at(r, r->line, "'end' takes no value");
 		*ended = 1;
 		return 0;
 	}
 	for (int k = 0; k < KEY_COUNT; k++)
-		if (!strcmp(key, once_keys[k]))
+		if (!strcmp(key, profile_key[k]))
 			return once_line(r, p, k, rest_of(line, kl));
 	return measurement_line(r, line, key);
 }
@@ -662,7 +655,7 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 		return fail_at(&r, 0, "empty file: not a profile");
 	for (int k = 0; k < KEY_COUNT; k++)
 		if (!(p.seen >> k & 1))
-			return fail_at(&r, 0, "no '%s' line (truncated?)", once_keys[k]);
+			return fail_at(&r, 0, "no '%s' line (truncated?)", profile_key[k]);
 	if (!ended)
 		return fail_at(&r, r.line, "no 'end' line after line %u (truncated?)",
 			       r.line);

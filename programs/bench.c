@@ -222,7 +222,7 @@ static int add_kernels(struct bench *b, const char *list)
 		}
 		if (!ucopy_kernel_supported(k, have)) {
 			char need[256];
-			machine_features_string(k->requires & ~have, need, sizeof need);
+			ucopy_features_format(k->requires & ~have, ",", need, sizeof need);
 			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks",
 					       name, need);
 		}
@@ -282,6 +282,36 @@ static int add_entries(struct bench *b, const char *list)
  * with a ':' is a rule with a limit, so it and the tokens up to the next one
  * without a limit (the last rule) form one policy; any other token is a
  * policy name or a kernel name on its own. */
+/* The next policy of a --policies list that starts at p, resolved by the
+ * library: the shortest run of items up to a comma (or the end) that
+ * ucopy_policy_resolve() accepts ("linux-6.4", "64:word,movsb"), so that
+ * policy text's own commas need no grammar here.  When no run resolves, the
+ * error is the one for all of the rest (*end at the end).
+ * @return : the text in a malloc'd string (NULL when out of memory), with the
+ *           policy in *pol and *ok, or *ok == 0 and the message in err. */
+static char *next_policy(const char *p, uint64_t have, struct ucopy_policy *pol,
+			 int *ok, const char **end, char *err, size_t errlen)
+{
+	for (const char *q = p;;) {
+		const char *comma = strchr(q, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char *spec = malloc(len + 1);
+		if (!spec)
+			return NULL;
+		memcpy(spec, p, len);
+		spec[len] = '\0';
+		err[0] = '\0';
+		/* An empty item is a policy of its own, and an error. */
+		*ok = len > 0 && ucopy_policy_resolve(pol, spec, have, err, errlen) == 0;
+		if (*ok || !comma || len == 0) {
+			*end = p + len;
+			return spec;
+		}
+		free(spec);
+		q = comma + 1;
+	}
+}
+
 static int add_policies(struct bench *b, const char *list)
 {
 	uint64_t have = ucopy_cpu()->features;
@@ -289,26 +319,14 @@ static int add_policies(struct bench *b, const char *list)
 	if (!*p)
 		return cli_usage_error(CMD, "empty policy list (expected names or policy text)");
 	while (*p) {
-		const char *q = p;
-		for (;;) {
-			const char *comma = strchr(q, ',');
-			const char *end = comma ? comma : q + strlen(q);
-			int limited = memchr(q, ':', (size_t)(end - q)) != NULL;
-			if (!limited || !comma) {
-				q = end;
-				break;
-			}
-			q = comma + 1;
-		}
-		size_t len = (size_t)(q - p);
-		char *spec = malloc(len + 1);
-		if (!spec)
-			return cli_usage_error(CMD, "out of memory");
-		memcpy(spec, p, len);
-		spec[len] = '\0';
 		struct ucopy_policy pol;
 		char err[256] = "", note[512] = "";
-		if (len == 0 || ucopy_policy_resolve(&pol, spec, have, err, sizeof err) < 0) {
+		const char *q;
+		int ok;
+		char *spec = next_policy(p, have, &pol, &ok, &q, err, sizeof err);
+		if (!spec)
+			return cli_usage_error(CMD, "out of memory");
+		if (!ok) {
 			int rc = cli_usage_error(CMD, "bad policy '%s': %s", spec,
 						 err[0] ? err : "empty");
 			free(spec);
@@ -739,7 +757,7 @@ static void write_table(const struct bench *b, FILE *f)
 			snprintf(dof, sizeof dof, "rand");
 			snprintf(dd, sizeof dd, "rand");
 		} else {
-			fmt_size(sz, sizeof sz, w->size, SIZE_SHORT);
+			ucopy_size_format(w->size, sz, sizeof sz);
 			snprintf(so, sizeof so, "%u", w->src_off);
 			snprintf(dof, sizeof dof, "%u", w->dst_off);
 			snprintf(dd, sizeof dd, "%u", (w->dst_off - w->src_off) & 4095u);

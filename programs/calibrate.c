@@ -965,8 +965,8 @@ static void report(const struct run *r, const char *path)
 		size_t from = i ? cal->policy.rule[i - 1].limit : 0;
 		size_t to = cal->policy.rule[i].limit;
 		char range[80];
-		fmt_size(a, sizeof a, from, SIZE_SHORT);
-		fmt_size(b, sizeof b, to, SIZE_SHORT);
+		ucopy_size_format(from, a, sizeof a);
+		ucopy_size_format(to, b, sizeof b);
 		if (to == SIZE_MAX)
 			snprintf(range, sizeof range, "%s and up", a);
 		else
@@ -977,12 +977,12 @@ static void report(const struct run *r, const char *path)
 			if (x->inherited && !cal->accepted) {
 				printf(" as auto");
 			} else if (x->inherited) {
-				fmt_size(a, sizeof a, x->below, SIZE_SHORT);
+				ucopy_size_format(x->below, a, sizeof a);
 				printf(" as auto (not measured above %s)", a);
 			} else {
 				printf(" %s/%s:", x->to->name, x->from->name);
 				for (unsigned e = 0; e < x->nev; e++) {
-					fmt_size(a, sizeof a, x->ev_size[e], SIZE_SHORT);
+					ucopy_size_format(x->ev_size[e], a, sizeof a);
 					printf(" %.2f@%s", x->ev_ratio[e], a);
 				}
 			}
@@ -995,14 +995,14 @@ static void report(const struct run *r, const char *path)
 			if (!worst || cal->effect[i].distance > worst->distance)
 				worst = &cal->effect[i];
 		if (worst) {
-			fmt_size(a, sizeof a, worst->size, SIZE_SHORT);
+			ucopy_size_format(worst->size, a, sizeof a);
 			printf("cliffs    none (worst distance effect %.2fx: %s at %s)\n",
 			       worst->distance, worst->kernel->name, a);
 		}
 	}
 	for (size_t i = 0; i < cal->ncliffs; i++) {
 		const struct cal_cliff *x = &cal->cliff[i];
-		fmt_size(a, sizeof a, x->size, SIZE_SHORT);
+		ucopy_size_format(x->size, a, sizeof a);
 		printf("%s %s %.1fx slower at %s bytes, (dst - src) mod 4096 = %u: %s\n",
 		       i ? "         " : "cliffs   ", x->kernel->name, x->ratio, a,
 		       (x->dst - x->src) & 4095,
@@ -1070,7 +1070,7 @@ int cmd_calibrate(int argc, char **argv)
 			if (cli_parse_seconds(CMD, val, &seconds))
 				return EXIT_USAGE;
 		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--max-size", 0, &rc))) {
-			if (parse_size(val, &max_size, err, sizeof err))
+			if (ucopy_size_parse(val, &max_size, err, sizeof err))
 				return cli_usage_error(CMD, "%s", err);
 			if (max_size < 64 || max_size > ((size_t)1 << 30))
 				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);

@@ -3,6 +3,7 @@
  * profile file (calibration.h).
  */
 #include "calibration.h"
+#include "profile_keys.h"
 #include "machine.h"
 #include "output.h"
 
@@ -569,7 +570,7 @@ static void put_ratio(FILE *f, double v)
 static void put_size(FILE *f, size_t n)
 {
 	char buf[32];
-	fmt_size(buf, sizeof buf, n, SIZE_SHORT);
+	ucopy_size_format(n, buf, sizeof buf);
 	fputs(buf, f);
 }
 
@@ -609,25 +610,27 @@ int calibration_write(const struct calibration *cal, FILE *f)
 		brand++;
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	machine_features_string(c->features, feat, sizeof feat);
+	ucopy_features_format(c->features, ",", feat, sizeof feat);
 	ucopy_policy_format(&cal->policy, text, sizeof text);
 
-	fprintf(f, "ucopy-profile 1\n"
+	fprintf(f, UCOPY_PROFILE_MAGIC "\n"
 		   "# Written by `ucopy calibrate`; read by libucopy at first use when\n"
 		   "# UCOPY_PROFILE names this file or it is at the default path.\n"
 		   "# Format: docs/calibrate.md.  Times are ns per copy, medians of\n"
 		   "# interleaved rounds; ratios are ns over ns.\n"
-		   "version %s\ndate %s\n", ucopy_version_string(), date);
-	fprintf(f, "cpu.arch %s\ncpu.vendor %s\ncpu.family %u\ncpu.model %u\n"
-		   "cpu.stepping %u\ncpu.brand %s\ncpu.features %s\n",
-		c->arch, c->vendor, c->family, c->model, c->stepping, brand,
-		feat[0] ? feat : "none");
-	fprintf(f, "policy %s\n", text);
+		   "%s %s\n%s %s\n", profile_key[KEY_VERSION], ucopy_version_string(),
+		profile_key[KEY_DATE], date);
+	fprintf(f, "%s %s\n%s %s\n%s %u\n%s %u\n%s %u\n%s %s\n%s %s\n",
+		profile_key[KEY_ARCH], c->arch, profile_key[KEY_VENDOR], c->vendor,
+		profile_key[KEY_FAMILY], c->family, profile_key[KEY_MODEL], c->model,
+		profile_key[KEY_STEPPING], c->stepping, profile_key[KEY_BRAND], brand,
+		profile_key[KEY_FEATURES], feat);
+	fprintf(f, "%s %s\n", profile_key[KEY_POLICY], text);
 
 	fputs("\n# crossover LIMIT FROM TO: at SIZE, ns(TO) / ns(FROM)\n", f);
 	for (unsigned i = 0; i < cal->ncross; i++) {
 		const struct cal_cross *x = &cal->cross[i];
-		fputs("crossover ", f);
+		fprintf(f, "%s ", profile_key[KEY_CROSSOVER]);
 		put_size(f, x->limit);
 		fprintf(f, " %s %s", x->from->name, x->to->name);
 		if (x->inherited || x->nev == 0)
@@ -645,8 +648,8 @@ int calibration_write(const struct calibration *cal, FILE *f)
 	for (unsigned r = 0; r < CAL_NREFS; r++)
 		for (unsigned s = 0; s < CAL_NSTATES; s++)
 			if (isfinite(cal->gain[r][s]) && cal->gain[r][s] > 0) {
-				fprintf(f, "%sgain %s %s ", s == CAL_MIXED ? "# " : "",
-					r == CAL_REF_AUTO ? "auto" : "libc", state_name(s));
+				fprintf(f, "%s%s %s %s ", s == CAL_MIXED ? "# " : "",
+					profile_key[KEY_GAIN], r == CAL_REF_AUTO ? "auto" : "libc", state_name(s));
 				put_ratio(f, cal->gain[r][s]);
 				fputc('\n', f);
 			}
@@ -655,12 +658,12 @@ int calibration_write(const struct calibration *cal, FILE *f)
 		fprintf(f, "# derived %s (not saved: see the note)\n", text);
 	}
 	for (unsigned i = 0; i < cal->nnotes; i++)
-		fprintf(f, "note %s\n", cal->notes[i]);
+		fprintf(f, "%s %s\n", profile_key[KEY_NOTE], cal->notes[i]);
 
 	fputs("\n# cliff KERNEL SIZE RATIO SRC/DST: a distance cell against its control\n", f);
 	for (size_t i = 0; i < cal->ncliffs; i++) {
 		const struct cal_cliff *x = &cal->cliff[i];
-		fprintf(f, "cliff %s ", x->kernel->name);
+		fprintf(f, "%s %s ", profile_key[KEY_CLIFF], x->kernel->name);
 		put_size(f, x->size);
 		fputc(' ', f);
 		put_ratio(f, x->ratio);
@@ -668,7 +671,7 @@ int calibration_write(const struct calibration *cal, FILE *f)
 	}
 	for (size_t i = 0; i < cal->neffects; i++) {
 		const struct cal_effect *x = &cal->effect[i];
-		fprintf(f, "effect %s ", x->kernel->name);
+		fprintf(f, "%s %s ", profile_key[KEY_EFFECT], x->kernel->name);
 		put_size(f, x->size);
 		fputs(" distance=", f);
 		put_ratio(f, x->distance);
@@ -684,7 +687,8 @@ int calibration_write(const struct calibration *cal, FILE *f)
 			const struct cal_point *pt = &cal->point[i];
 			if (!any(pt->ns[s]))
 				continue;
-			fprintf(f, "%smeasure %s ", s == CAL_MIXED ? "# " : "", state_name(s));
+			fprintf(f, "%s%s %s ", s == CAL_MIXED ? "# " : "", profile_key[KEY_MEASURE],
+				state_name(s));
 			put_size(f, pt->size);
 			put_times(f, pt->ns[s]);
 			fputc('\n', f);
@@ -708,12 +712,12 @@ int calibration_write(const struct calibration *cal, FILE *f)
 		const struct cal_probe *p = &cal->probe[i];
 		if (!any(p->ns))
 			continue;
-		fputs("distance ", f);
+		fprintf(f, "%s ", profile_key[KEY_DISTANCE]);
 		put_size(f, p->size);
 		fprintf(f, " %u/%u", p->src, p->dst);
 		put_times(f, p->ns);
 		fputc('\n', f);
 	}
-	fputs("end\n", f);
+	fprintf(f, "%s\n", profile_key[KEY_END]);
 	return ferror(f) ? -1 : 0;
 }

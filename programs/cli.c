@@ -2,7 +2,7 @@
  * cli.c - error reporting and option parsing shared by the commands.
  */
 #include "cli.h"
-#include "sizespec.h"
+#include "ucopy.h"
 
 #include <errno.h>
 #include <math.h>
@@ -135,7 +135,7 @@ int cli_parse_memory(const char *cmd, const char *arg, size_t *out)
 {
 	char err[128];
 	size_t v;
-	if (parse_size(arg, &v, err, sizeof err) < 0 || v < ((size_t)1 << 20))
+	if (ucopy_size_parse(arg, &v, err, sizeof err) < 0 || v < ((size_t)1 << 20))
 		return cli_usage_error(cmd, "bad memory limit '%s' (expected a size of 1M "
 				       "or more, e.g. 512M or 4G)", arg);
 	*out = v;

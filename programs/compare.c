@@ -333,6 +333,17 @@ static int resolve(struct compare *c)
 	return 0;
 }
 
+/* The assumed feature set, as ucopy_features_format() writes it, except that
+ * the empty set ("--assume-features none") is "", as compare has always
+ * printed and written it. */
+static void assumed_features(const struct compare *c, char *buf, size_t len)
+{
+	if (c->features)
+		ucopy_features_format(c->features, ",", buf, len);
+	else if (len)
+		buf[0] = '\0';
+}
+
 /* The rep-string speed bits the assumed set and this CPU disagree on: the
  * policy follows the assumed set, the instruction runs at this CPU's speed. */
 static void rep_note(const struct compare *c, char *buf, size_t len)
@@ -484,7 +495,7 @@ static void print_text(const struct compare *c, const struct workload *w,
 	printf("workload  %s: %s\n", w->name, w->what);
 	printf("cpu       %s\n", cpu);
 	if (c->assume) {
-		machine_features_string(c->features, feats, sizeof feats);
+		assumed_features(c, feats, sizeof feats);
 		printf("assumed   %s: %s\n", c->assume, feats);
 	}
 	for (int i = 0; i < 2; i++) {
@@ -593,7 +604,7 @@ static void print_json(const struct compare *c, const struct workload *w,
 	json_key(&j, "unit"); json_string(&j, w->unit);
 	json_key(&j, "unit_copies"); json_uint(&j, w->unit_copies ? w->unit_copies : 1);
 	json_key(&j, "assume_features"); json_string(&j, c->assume);
-	machine_features_string(c->features, feats, sizeof feats);
+	assumed_features(c, feats, sizeof feats);
 	json_key(&j, "features"); json_string(&j, feats);
 	rep_note(c, note, sizeof note);
 	json_key(&j, "rep_speed_differs"); json_string(&j, note[0] ? note : NULL);

@@ -5,8 +5,8 @@
  * the tests exercise exactly the code the command runs.
  */
 #include "dist.h"
-#include "sizespec.h"
 #include "stats.h"
+#include "ucopy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,7 +132,7 @@ static int span_size(struct span t, size_t *out)
 		return -1;
 	memcpy(buf, t.s, t.len);
 	buf[t.len] = '\0';
-	return parse_size(buf, out, NULL, 0);
+	return ucopy_size_parse(buf, out, NULL, 0);
 }
 
 static int push(struct parser *ps, size_t size, double w)

@@ -69,9 +69,9 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		printf(" %-13s %-4s", ucopy_feature_name(b),
 		       c->features & (UINT64_C(1) << b) ? "yes" : "no");
 	}
-	fmt_size(l1, sizeof l1, c->l1d, SIZE_SHORT);
-	fmt_size(l2, sizeof l2, c->l2, SIZE_SHORT);
-	fmt_size(l3, sizeof l3, c->l3, SIZE_SHORT);
+	ucopy_size_format(c->l1d, l1, sizeof l1);
+	ucopy_size_format(c->l2, l2, sizeof l2);
+	ucopy_size_format(c->l3, l3, sizeof l3);
 	printf("\ncaches    L1d %s, L2 %s, L3 %s\n", l1, l2, l3);
 	printf("kernels  ");
 	for (size_t i = 0; i < ucopy_kernel_count(); i++) {

@@ -14,23 +14,13 @@
 #define UCOPY_CFLAGS "unknown"
 #endif
 
-void machine_features_string(uint64_t features, char *buf, size_t len)
-{
-	size_t off = 0;
-	buf[0] = '\0';
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT && off < len; b++)
-		if (features & (UINT64_C(1) << b))
-			off += snprintf(buf + off, len - off, "%s%s", off ? "," : "",
-					ucopy_feature_name(b));
-}
-
 void machine_cpu_line(char *buf, size_t len)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
 	char l1[16], l2[16], l3[16];
-	fmt_size(l1, sizeof l1, c->l1d, SIZE_SHORT);
-	fmt_size(l2, sizeof l2, c->l2, SIZE_SHORT);
-	fmt_size(l3, sizeof l3, c->l3, SIZE_SHORT);
+	ucopy_size_format(c->l1d, l1, sizeof l1);
+	ucopy_size_format(c->l2, l2, sizeof l2);
+	ucopy_size_format(c->l3, l3, sizeof l3);
 	snprintf(buf, len, "%s (%s %u/%u/%u), L1d %s L2 %s L3 %s",
 		 c->brand[0] ? c->brand : "unknown CPU", c->vendor, c->family,
 		 c->model, c->stepping, l1, l2, l3);

@@ -10,8 +10,6 @@
 
 #include "json.h"
 
-/* "name,name,..." of the features in `features` (lowercase). */
-void machine_features_string(uint64_t features, char *buf, size_t len);
 /* One line: "Intel(R) Xeon(R) ... (GenuineIntel 6/207/2), L1d 48K L2 2M L3 300M". */
 void machine_cpu_line(char *buf, size_t len);
 /* The kernel release (uname -r), the compiler, and the flags the library

@@ -2,6 +2,7 @@
  * output.c - text tables and CSV (output.h).
  */
 #include "output.h"
+#include "ucopy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -241,17 +242,13 @@ void fmt_raw(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.6g", v);
 }
 
-void fmt_size(char *buf, size_t len, size_t n, enum size_style style)
+void fmt_size_iec(char *buf, size_t len, size_t n)
 {
-	static const char unit[] = "KMG";
-	int u = -1;
-	while (n && n % 1024 == 0 && u < 2) {
-		n /= 1024;
-		u++;
-	}
-	int iec = style == SIZE_IEC;
-	if (u < 0)
-		snprintf(buf, len, "%zu%s", n, iec ? " B" : "");
+	char t[32];
+	size_t k = ucopy_size_format(n, t, sizeof t);
+	char unit = k && (t[k - 1] < '0' || t[k - 1] > '9') ? t[k - 1] : 0;
+	if (unit)
+		snprintf(buf, len, "%.*s %ciB", (int)(k - 1), t, unit);
 	else
-		snprintf(buf, len, "%zu%s%c%s", n, iec ? " " : "", unit[u], iec ? "iB" : "");
+		snprintf(buf, len, "%s B", t);
 }

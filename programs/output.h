@@ -54,13 +54,10 @@ void fmt_num(char *buf, size_t len, double v);
 /* A number for CSV: full precision ("%.6g"), "" for NaN. */
 void fmt_raw(char *buf, size_t len, double v);
 
-/* How fmt_size() writes a size. */
-enum size_style {
-	SIZE_SHORT,   /* "48K", "2M", "1G", "4352": table columns, policy-like */
-	SIZE_IEC      /* "48 KiB", "2 MiB", "1 GiB", "4352 B": prose and pages */
-};
-/* A size in bytes, exact: a K, M or G unit only where it divides n (4352 is
- * "4352", not "4.25K"). */
-void fmt_size(char *buf, size_t len, size_t n, enum size_style style);
+/* A size for prose and pages: "48 KiB", "2 MiB", "1 GiB", "4352 B".  The
+ * display form of ucopy_size_format()'s text ("48K", "4352"), which tables,
+ * profiles and options use: the same exact unit (4352 is "4352 B", not
+ * "4.25 KiB"), spelled for readers. */
+void fmt_size_iec(char *buf, size_t len, size_t n);
 
 #endif

@@ -325,7 +325,7 @@ static int run_sweep(struct ctx *x, const struct variant *v,
 	for (size_t n = 0; n < s->nsize; n++) {
 		size_t i = cache == CACHE_COLD ? s->nsize - 1 - n : n;
 		char sz[32];
-		fmt_size(sz, sizeof sz, s->size[i], SIZE_SHORT);
+		ucopy_size_format(s->size[i], sz, sizeof sz);
 		step(x, "sweep, %s: %s", cache_name(cache), sz);
 		struct copy_seq seq;
 		struct cell c;
@@ -438,7 +438,7 @@ static int run_cliff(struct ctx *x, const struct variant *sweepv)
 	size_t per_var = c->nsize * c->nsa * ncol;
 	for (size_t s = 0; s < c->nsize; s++) {
 		char sz[32];
-		fmt_size(sz, sizeof sz, c->size[s], SIZE_SHORT);
+		ucopy_size_format(c->size[s], sz, sizeof sz);
 		step(x, "cliff matrix: %s", sz);
 		struct copy_seq seq;
 		if (copy_seq_fixed(&seq, c->size[s], 0, 0) < 0)
@@ -529,7 +529,7 @@ static int run_probes(struct ctx *x, const struct variant *sweepv)
 		p->control[i] = p->worst[i] = NAN;
 	for (size_t s = 0; s < p->nsize; s++) {
 		char sz[32];
-		fmt_size(sz, sizeof sz, p->size[s], SIZE_SHORT);
+		ucopy_size_format(p->size[s], sz, sizeof sz);
 		step(x, "kernel distance probes: %s", sz);
 		struct copy_seq seq;
 		if (copy_seq_fixed(&seq, p->size[s], 0, 0) < 0)
@@ -749,8 +749,7 @@ static int run_workloads(struct ctx *x)
 			reason_add(w, "%s: %s", name, err);
 		} else if (x->quick && wl.cell.src.region + wl.cell.dst.region > QUICK_MAX_MAP) {
 			char size[32];
-			fmt_size(size, sizeof size, wl.cell.src.region + wl.cell.dst.region,
-				 SIZE_IEC);
+			fmt_size_iec(size, sizeof size, wl.cell.src.region + wl.cell.dst.region);
 			snprintf(w->work_what[k], 256, "%s", wl.what);
 			reason_add(w, "%s: not run with --quick, which maps at most 256 MiB "
 				   "for a workload (this one maps %s).", name, size);
@@ -876,8 +875,8 @@ static int run_classes(struct ctx *x, const struct variant *sweepv)
 		return -1;
 	for (size_t i = 0; i < COUNT(class_lo); i++) {
 		char lo[32], hi[32];
-		fmt_size(lo, sizeof lo, class_lo[i], SIZE_SHORT);
-		fmt_size(hi, sizeof hi, class_hi[i], SIZE_SHORT);
+		ucopy_size_format(class_lo[i], lo, sizeof lo);
+		ucopy_size_format(class_hi[i], hi, sizeof hi);
 		snprintf(a->name[i], REPORT_NAME, "%s-%s", lo, hi);
 		snprintf(a->what[i], 256, "sizes %zu..%zu bytes, log-uniform; "
 			 "offsets 0..63 each side", class_lo[i], class_hi[i]);
@@ -1384,7 +1383,7 @@ int cmd_report(int argc, char **argv)
 	time_t now = time(NULL);
 	strftime(r->date, sizeof r->date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	machine_cpu_line(r->cpu_line, sizeof r->cpu_line);
-	machine_features_string(ucopy_cpu()->features, r->features, sizeof r->features);
+	ucopy_features_format(ucopy_cpu()->features, ",", r->features, sizeof r->features);
 
 	int rc = EXIT_FAIL;
 	struct variant *v = NULL;

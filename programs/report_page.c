@@ -283,7 +283,7 @@ static void recommend(struct report *r)
 		char rule[REPORT_NAME + 40];
 		for (size_t i = 0; i + 1 < n; i++) {
 			char lim[32];
-			fmt_size(lim, sizeof lim, hot[i + 1].from, SIZE_SHORT);
+			ucopy_size_format(hot[i + 1].from, lim, sizeof lim);
 			snprintf(rule, sizeof rule, "%s:%.63s,", lim, hot[i].kernel);
 			strncat(p->text, rule, sizeof p->text - strlen(p->text) - 1);
 		}
@@ -355,8 +355,8 @@ static void find_segments(struct report *r)
 		if (strcmp(r->seg[i].cache, "hot"))
 			continue;
 		char a[32], b[32];
-		fmt_size(a, sizeof a, r->seg[i].from, SIZE_IEC);
-		fmt_size(b, sizeof b, r->seg[i].to, SIZE_IEC);
+		fmt_size_iec(a, sizeof a, r->seg[i].from);
+		fmt_size_iec(b, sizeof b, r->seg[i].to);
 		if (n < 6)
 			off += snprintf(buf + off, sizeof buf - off, "%s%s %s\xe2\x80\x93%s",
 					n ? ", " : "", r->seg[i].kernel, a, b);
@@ -408,9 +408,9 @@ static void find_movsb(struct report *r)
 		     r->var[v].name, 100 * (SAME - 1));
 		return;
 	}
-	fmt_size(ws, sizeof ws, s->size[worst], SIZE_IEC);
+	fmt_size_iec(ws, sizeof ws, s->size[worst]);
 	if (first_ok != SIZE_MAX && first_ok > 0) {
-		fmt_size(fs, sizeof fs, s->size[first_ok], SIZE_IEC);
+		fmt_size_iec(fs, sizeof fs, s->size[first_ok]);
 		find(r, "rep movsb loses to %s below %s (%.1f\xc3\x97 slower at %s) and is "
 		     "within %.0f%% of it or faster from %s up, on hot buffers.",
 		     r->var[v].name, fs, wq, ws, 100 * (SAME - 1), fs);
@@ -435,7 +435,7 @@ static void find_cliffs(struct report *r)
 			continue;
 		double w = c->worst[v * c->nsize + ws];
 		char sz[32], cell[200];
-		fmt_size(sz, sizeof sz, c->size[ws], SIZE_IEC);
+		fmt_size_iec(sz, sizeof sz, c->size[ws]);
 		describe_cell(c, c->worst_cell[v * c->nsize + ws], cell, sizeof cell);
 		if (w < CLIFF) {
 			find(r, "%s has no cliff in the alignment and distance matrix: its "
@@ -484,7 +484,7 @@ static void find_probes(struct report *r)
 		return;
 	double w = p->worst[wk * p->nsize + ws];
 	char sz[32];
-	fmt_size(sz, sizeof sz, p->size[ws], SIZE_IEC);
+	fmt_size_iec(sz, sizeof sz, p->size[ws]);
 	if (w < CLIFF) {
 		find(r, "No kernel has a 4 KiB aliasing cliff here: at dst \xe2\x88\x92 src "
 		     "mod 4096 below 64 the worst is %s at %s, %.2f\xc3\x97 its time half a "
@@ -555,7 +555,7 @@ static void find_cold(struct report *r)
 	if (w == SIZE_MAX)
 		return;
 	char sz[32];
-	fmt_size(sz, sizeof sz, s->size[i], SIZE_IEC);
+	fmt_size_iec(sz, sizeof sz, s->size[i]);
 	double best = s->gbps[w * s->nsize + i], u = s->gbps[r->iucopy * s->nsize + i],
 	       l = s->gbps[r->ilibc * s->nsize + i];
 	find(r, "At %s cold the fastest kernel is %s at %.1f GB/s; ucopy_memcpy reaches "
@@ -677,9 +677,9 @@ static void header(FILE *f, const struct report *r)
 		 c->stepping, c->arch);
 	meta(f, "CPU", buf);
 	meta(f, "Features", r->features[0] ? r->features : "none detected");
-	fmt_size(l1, sizeof l1, c->l1d, SIZE_SHORT);
-	fmt_size(l2, sizeof l2, c->l2, SIZE_SHORT);
-	fmt_size(l3, sizeof l3, c->l3, SIZE_SHORT);
+	ucopy_size_format(c->l1d, l1, sizeof l1);
+	ucopy_size_format(c->l2, l2, sizeof l2);
+	ucopy_size_format(c->l3, l3, sizeof l3);
 	snprintf(buf, sizeof buf, "L1d %s, L2 %s, L3 %s", l1, l2, l3);
 	meta(f, "Caches", buf);
 	meta(f, "Kernel", machine_kernel());
@@ -768,7 +768,7 @@ static void cliff_title(void *ctx, size_t row, size_t col, char *buf, size_t len
 	double ns = c->ns[(v * c->nsize + s) * nper + a * ncol + k];
 	double sd = c->slowdown[(v * c->nsize + s) * nper + a * ncol + k];
 	char sz[32];
-	fmt_size(sz, sizeof sz, c->size[s], SIZE_IEC);
+	fmt_size_iec(sz, sizeof sz, c->size[s]);
 	snprintf(buf, len, "%s, %s, src page offset %u, dst %u (dst - src = %u): %.1f ns, "
 		 "%.2fx the median of this size (%.1f ns)", v ? "libc" : "ucopy", sz, so, dof,
 		 (dof - so) & 4095u, ns, sd, c->median[v * c->nsize + s]);
@@ -807,7 +807,7 @@ static void chart_cliff(FILE *f, const struct report *r)
 	for (size_t s = 0; s < c->nsize; s++)
 		for (size_t a = 0; a < c->nsa; a++) {
 			char sz[32];
-			fmt_size(sz, sizeof sz, c->size[s], SIZE_IEC);
+			fmt_size_iec(sz, sizeof sz, c->size[s]);
 			cv.row_group[s * c->nsa + a] = dupf("%s", sz);
 			cv.row_label[s * c->nsa + a] = dupf("src +%u", c->sa[a]);
 		}
@@ -893,8 +893,8 @@ static void table_segments(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->nseg; i++) {
 		const struct report_segment *g = &r->seg[i];
 		char a[32], b[32], range[80], lead[48], key[48];
-		fmt_size(a, sizeof a, g->from, SIZE_IEC);
-		fmt_size(b, sizeof b, g->to, SIZE_IEC);
+		fmt_size_iec(a, sizeof a, g->from);
+		fmt_size_iec(b, sizeof b, g->to);
 		if (g->from == g->to)
 			snprintf(range, sizeof range, "%s", a);
 		else
@@ -921,8 +921,8 @@ static void table_crossovers(FILE *f, const struct report *r)
 		char pair[140], at_[48], lo[32], hi[32], key[48], b1[32], b2[32];
 		snprintf(pair, sizeof pair, "%s \xe2\x86\x92 %s", c->a, c->b);
 		svg_format_bytes(c->size, at_, sizeof at_);
-		fmt_size(b1, sizeof b1, c->below, SIZE_IEC);
-		fmt_size(b2, sizeof b2, c->above, SIZE_IEC);
+		fmt_size_iec(b1, sizeof b1, c->below);
+		fmt_size_iec(b2, sizeof b2, c->above);
 		char atfull[120];
 		snprintf(atfull, sizeof atfull, "%s (%s\xe2\x80\x93%s)", at_, b1, b2);
 		fmt_x(c->ratio_below, lo, sizeof lo);
@@ -975,9 +975,9 @@ static void table_policy(FILE *f, const struct report *r)
 	for (size_t i = 0; i < p->nthr; i++) {
 		const struct report_threshold *x = &p->thr[i];
 		char lim[32], sizes[80], b1[32], b2[32], rb[32], ra[32], key[32];
-		fmt_size(lim, sizeof lim, x->limit, SIZE_IEC);
-		fmt_size(b1, sizeof b1, x->below, SIZE_IEC);
-		fmt_size(b2, sizeof b2, x->at, SIZE_IEC);
+		fmt_size_iec(lim, sizeof lim, x->limit);
+		fmt_size_iec(b1, sizeof b1, x->below);
+		fmt_size_iec(b2, sizeof b2, x->at);
 		if (x->inherited)
 			snprintf(sizes, sizeof sizes, "kept from auto (beyond the sweep)");
 		else
@@ -1006,7 +1006,7 @@ static void table_probes(FILE *f, const struct report *r)
 		goto out;
 	head[0] = "kernel";
 	for (size_t s = 0; s < p->nsize; s++) {
-		fmt_size(hb[s], sizeof hb[s], p->size[s], SIZE_IEC);
+		fmt_size_iec(hb[s], sizeof hb[s], p->size[s]);
 		head[1 + s] = hb[s];
 	}
 	char cap[200];
@@ -1047,7 +1047,7 @@ static void table_cliff(FILE *f, const struct report *r)
 		for (size_t v = 0; v < c->nvar; v++) {
 			size_t k = v * c->nsize + s;
 			char sz[32], med[32], w[32], cell[200], key[48];
-			fmt_size(sz, sizeof sz, c->size[s], SIZE_IEC);
+			fmt_size_iec(sz, sizeof sz, c->size[s]);
 			fmt_ns(c->median[k], med, sizeof med);
 			fmt_x(c->worst[k], w, sizeof w);
 			describe_cell(c, c->worst_cell[k], cell, sizeof cell);

@@ -2,66 +2,30 @@
  * sizespec.c - parsing sizes and size lists (sizespec.h).
  */
 #include "sizespec.h"
+#include "errmsg.h"
+#include "ucopy.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BAD_SIZE "bad size '%.*s' (expected a number with optional K, M or G)"
-
-/* Parses s[0..len) as SIZE. */
-static int size_span(const char *s, size_t len, size_t *out)
+/* Parses s[0..len) as SIZE with the library's parser (include/ucopy.h),
+ * which names the token in err when it is not one. */
+static int size_span(const char *s, size_t len, size_t *out, char *err,
+		     size_t errlen)
 {
-	size_t i = 0, v = 0;
-	if (len == 0)
-		return -1;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
-		if (v > (SIZE_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	if (i == 0)
-		return -1;
-	if (i < len) {
-		unsigned shift;
-		switch (s[i]) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return -1;
-		}
-		if (i + 1 != len || v > (SIZE_MAX >> shift))
-			return -1;
-		v <<= shift;
-	}
-	*out = v;
-	return 0;
-}
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-int parse_size(const char *s, size_t *out, char *err, size_t errlen)
-{
-	size_t len = strlen(s);
-	if (size_span(s, len, out) < 0)
-		return fail(err, errlen, BAD_SIZE, (int)(len > 64 ? 64 : len), s);
-	return 0;
+	char small[64], *tok = len < sizeof small ? small : malloc(len + 1);
+	if (!tok)
+		return errmsg(err, errlen, "out of memory");
+	memcpy(tok, s, len);
+	tok[len] = '\0';
+	int rc = ucopy_size_parse(tok, out, err, errlen);
+	if (tok != small)
+		free(tok);
+	return rc;
 }
 
 struct list {
@@ -72,15 +36,15 @@ struct list {
 static int add(struct list *l, size_t v, char *err, size_t errlen)
 {
 	if (v > l->max_size)
-		return fail(err, errlen, "size %zu is too large (at most %zu)", v,
+		return errmsg(err, errlen, "size %zu is too large (at most %zu)", v,
 			    l->max_size);
 	if (l->s->n == l->max_count)
-		return fail(err, errlen, "too many sizes (at most %zu)", l->max_count);
+		return errmsg(err, errlen, "too many sizes (at most %zu)", l->max_count);
 	if (l->s->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
 		size_t *p = realloc(l->s->v, cap * sizeof *p);
 		if (!p)
-			return fail(err, errlen, "out of memory");
+			return errmsg(err, errlen, "out of memory");
 		l->s->v = p;
 		l->cap = cap;
 	}
@@ -94,12 +58,12 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 {
 	int w = (int)(len > 64 ? 64 : len);
 	if (len == 0)
-		return fail(err, errlen, "empty item in size list (expected SIZE or SIZE-SIZE)");
+		return errmsg(err, errlen, "empty item in size list (expected SIZE or SIZE-SIZE)");
 	const char *dash = memchr(s, '-', len);
 	if (!dash) {
 		size_t v;
-		if (size_span(s, len, &v) < 0)
-			return fail(err, errlen, BAD_SIZE, w, s);
+		if (size_span(s, len, &v, err, errlen) < 0)
+			return -1;
 		return add(l, v, err, errlen);
 	}
 	const char *end = s + len;
@@ -109,19 +73,18 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 	/* A missing end ("-5", "1-") is the item's fault, not an empty size's:
 	 * quote the item. */
 	if (dash == s || hi_end == dash + 1)
-		return fail(err, errlen,
+		return errmsg(err, errlen,
 			    "bad size '%.*s' (expected a number with optional K, M or G, "
 			    "or a range SIZE-SIZE)", w, s);
-	if (size_span(s, (size_t)(dash - s), &lo) < 0)
-		return fail(err, errlen, BAD_SIZE, (int)(dash - s), s);
-	if (size_span(dash + 1, (size_t)(hi_end - dash - 1), &hi) < 0)
-		return fail(err, errlen, BAD_SIZE, (int)(hi_end - dash - 1), dash + 1);
+	if (size_span(s, (size_t)(dash - s), &lo, err, errlen) < 0 ||
+	    size_span(dash + 1, (size_t)(hi_end - dash - 1), &hi, err, errlen) < 0)
+		return -1;
 	if (hi < lo)
-		return fail(err, errlen, "bad range '%.*s' (the end is below the start)",
+		return errmsg(err, errlen, "bad range '%.*s' (the end is below the start)",
 			    w, s);
 	/* The end before the count: "1-2G" is a size too large, not too many. */
 	if (hi > l->max_size)
-		return fail(err, errlen, "size %zu is too large (at most %zu)", hi,
+		return errmsg(err, errlen, "size %zu is too large (at most %zu)", hi,
 			    l->max_size);
 
 	size_t add_step = 1;
@@ -132,7 +95,7 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 		int sw = (int)(slen > 32 ? 32 : slen);
 		int ok = 0;
 		if (slen >= 2 && st[0] == '+') {
-			ok = size_span(st + 1, slen - 1, &add_step) == 0 && add_step >= 1;
+			ok = size_span(st + 1, slen - 1, &add_step, NULL, 0) == 0 && add_step >= 1;
 		} else if (slen >= 2 && (st[0] == 'x' || st[0] == '*')) {
 			char buf[40], *e;
 			if (slen - 1 < sizeof buf) {
@@ -145,12 +108,12 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 			}
 		}
 		if (!ok)
-			return fail(err, errlen,
+			return errmsg(err, errlen,
 				    "bad step '%.*s' in '%.*s' (expected xFACTOR with FACTOR > 1, or +SIZE)",
 				    sw, st, w, s);
 	}
 	if (factor > 0 && lo == 0)
-		return fail(err, errlen,
+		return errmsg(err, errlen,
 			    "bad range '%.*s' (a multiplying range cannot start at 0)", w, s);
 
 	for (size_t v = lo;;) {
@@ -225,7 +188,7 @@ int sizespec_parse(const char *spec, size_t max_count, size_t max_size,
 	struct list l = { out, 0, max_count ? max_count : 1000000,
 			  max_size ? max_size : SIZE_MAX };
 	if (!spec[0])
-		return fail(err, errlen, "empty size list (expected e.g. 64,4K or 1K-1M:x2)");
+		return errmsg(err, errlen, "empty size list (expected e.g. 64,4K or 1K-1M:x2)");
 	for (const char *p = spec;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -239,7 +202,7 @@ int sizespec_parse(const char *spec, size_t max_count, size_t max_size,
 	}
 	if (dedupe(out) < 0) {
 		sizes_free(out);
-		return fail(err, errlen, "out of memory");
+		return errmsg(err, errlen, "out of memory");
 	}
 	return 0;
 }

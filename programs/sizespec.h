@@ -2,7 +2,7 @@
  * sizespec.h - sizes and lists of sizes as users write them on the command
  * line.
  *
- *   SIZE  := DIGITS [ "K" | "M" | "G" ]          (powers of 1024, any case)
+ *   SIZE  := DIGITS [ "K" | "M" | "G" ]          ucopy_size_parse() (include/ucopy.h)
  *   SPEC  := ITEM { "," ITEM }
  *   ITEM  := SIZE                                 one size
  *          | SIZE "-" SIZE [ ":" STEP ]           a range, ends included when
@@ -17,11 +17,6 @@
 #define UCOPY_SIZESPEC_H
 
 #include <stddef.h>
-
-/* Parses one SIZE (the whole string).
- * @return : 0 and *out, or -1 with "bad size 'TOKEN' (expected a number with
- *           optional K, M or G)" in err. */
-int parse_size(const char *s, size_t *out, char *err, size_t errlen);
 
 struct sizes {
 	size_t *v;

@@ -8,9 +8,9 @@
  */
 #include "workload.h"
 #include "datadir.h"
+#include "errmsg.h"
 #include "output.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,18 +45,6 @@ const char *workload_list_models(size_t i)
 	return i < NNAMED ? named[i].models : NULL;
 }
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 static int setup_tcp(struct workload *w)
 {
 	if (copy_seq_fixed(&w->seq, WORKLOAD_TCP_CHUNK, 0, 0) < 0)
@@ -75,7 +63,7 @@ static int setup_tcp(struct workload *w)
 	w->unit = "32 MiB payload";
 	w->unit_copies = WORKLOAD_TCP_PAYLOAD / WORKLOAD_TCP_CHUNK;
 	char r[32];
-	fmt_size(r, sizeof r, ring, SIZE_IEC);
+	fmt_size_iec(r, sizeof r, ring);
 	snprintf(w->what, sizeof w->what,
 		 "32 KiB copies from a 32 MiB user buffer, in order, into a %s ring "
 		 "of %zu 32 KiB pages (L2 %zu KiB)", r, ring / WORKLOAD_TCP_CHUNK,
@@ -128,11 +116,11 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	w->unit_copies = 0;
 	char n[32], r[32];
 	if (w->seq.len == 1)
-		fmt_size(n, sizeof n, w->seq.max_n, SIZE_IEC);
+		fmt_size_iec(n, sizeof n, w->seq.max_n);
 	else
 		snprintf(n, sizeof n, "%zu sizes up to %zu bytes", w->seq.len,
 			 w->seq.max_n);
-	fmt_size(r, sizeof r, w->cell.src.region, SIZE_IEC);
+	fmt_size_iec(r, sizeof r, w->cell.src.region);
 	snprintf(w->what, sizeof w->what,
 		 w->cell.src.flush
 		 ? "%s copies from a %s source flushed from every cache before each "
@@ -150,7 +138,7 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 	    dist_read_file(path, &w->dist, err, errlen) < 0)
 		return -1;
 	if (dist_sample(&w->dist, WORKLOAD_SEQ_LEN, seed, &w->seq) < 0)
-		return fail(err, errlen, -2, "out of memory");
+		return errmsg(err, errlen, "out of memory") - 1;
 	cell_init(&w->cell, &w->seq, cache, 0, 0);
 	w->cache = cache_name(cache);
 	w->unit = NULL;
@@ -194,17 +182,17 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 	enum workload_kind kind;
 
 	if (name && path)
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "--workload and --dist both choose the workload (give one)");
 	if (name && !strncmp(name, "dist:", 5)) {
 		path = name + 5;
 		name = NULL;
 		if (!*path)
-			return fail(err, errlen, -1,
+			return errmsg(err, errlen,
 				    "workload 'dist:' names no file (expected dist:FILE)");
 	}
 	if (path && o->sizes)
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "--dist draws its own sizes (not with --sizes)");
 	if (name) {
 		if (!strcmp(name, "tcp-sendmsg"))
@@ -214,7 +202,7 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 		else if (!strcmp(name, "cold-read"))
 			kind = WORKLOAD_COLD_READ;
 		else
-			return fail(err, errlen, -1,
+			return errmsg(err, errlen,
 				    "unknown workload '%s' (expected tcp-sendmsg, "
 				    "aio-poll, cold-read or dist:FILE)", name);
 	} else if (path) {
@@ -222,7 +210,7 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 	} else if (o->sizes) {
 		kind = WORKLOAD_SIZES;
 	} else {
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "no workload (expected --workload NAME, --dist FILE or "
 			    "--sizes SPEC; --list-workloads names them)");
 	}
@@ -230,16 +218,16 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 	 * model; cold-read's sizes vary (the arm64 report was about 4 KiB pages,
 	 * but network receives are shorter) and its cache state is its point. */
 	if (o->sizes && (kind == WORKLOAD_TCP_SENDMSG || kind == WORKLOAD_AIO_POLL))
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "--sizes does not apply to workload '%s' (it copies "
 			    "fixed sizes; only cold-read takes --sizes)", name);
 	if (o->cache && (kind == WORKLOAD_TCP_SENDMSG || kind == WORKLOAD_COLD_READ))
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "--cache does not apply to workload '%s' (it lays out "
 			    "its own buffers)", name);
 	enum cache_state cache = CACHE_HOT;
 	if (o->cache && cache_parse(o->cache, &cache) < 0)
-		return fail(err, errlen, -1,
+		return errmsg(err, errlen,
 			    "bad cache state '%s' (expected hot, warm or cold)", o->cache);
 
 	struct sizes s = { 0 };
@@ -248,11 +236,11 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 							: DIST_MAX_SIZE;
 		char e[200];
 		if (sizespec_parse(o->sizes, WORKLOAD_MAX_SIZES, max, &s, e, sizeof e) < 0)
-			return fail(err, errlen, -1, "--sizes: %s", e);
+			return errmsg(err, errlen, "--sizes: %s", e);
 		for (size_t i = 0; i < s.n; i++)
 			if (s.v[i] == 0) {
 				sizes_free(&s);
-				return fail(err, errlen, -1,
+				return errmsg(err, errlen,
 					    "--sizes: a copy of 0 bytes times only the "
 					    "call (expected sizes of 1 byte or more)");
 			}
@@ -288,7 +276,7 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 	sizes_free(&s);
 	if (rc < 0) {
 		if (rc == -2 && !err[0])
-			fail(err, errlen, -2, "out of memory");
+			errmsg(err, errlen, "out of memory");
 		workload_free(w);
 	}
 	return rc;

@@ -261,7 +261,7 @@ static void bar_fixed(struct arm *a)
 	for (size_t i = 0; i < NFIXED; i++) {
 		size_t n = fixed_sizes[i];
 		char sz[32];
-		fmt_size(sz, sizeof sz, n, SIZE_IEC);
+		fmt_size_iec(sz, sizeof sz, n);
 		printf("%-9s", sz);
 		for (size_t p = 0; p < NPLACE; p++) {
 			struct copy_seq seq;
@@ -438,7 +438,7 @@ static void bar_cliff(struct arm *a)
 		struct cell c;
 		struct cell_result r;
 		char sz[32];
-		fmt_size(sz, sizeof sz, n, SIZE_IEC);
+		fmt_size_iec(sz, sizeof sz, n);
 		if (copy_seq_fixed(&seq, n, 0, 0))
 			die("bar 3", "out of memory");
 		seq.max_off = 4096 + 64;   /* room for every cell's offsets */
@@ -537,7 +537,7 @@ static void bar_cold(struct arm *a)
 		struct cell c;
 		struct cell_result r;
 		char sz[32];
-		fmt_size(sz, sizeof sz, n, SIZE_IEC);
+		fmt_size_iec(sz, sizeof sz, n);
 		if (copy_seq_fixed(&seq, n, 0, 0))
 			die("bar 4", "out of memory");
 		cell_init(&c, &seq, CACHE_COLD, 0, 2048);
@@ -799,7 +799,7 @@ int main(int argc, char **argv)
 
 	char cpu[256], feats[512];
 	machine_cpu_line(cpu, sizeof cpu);
-	machine_features_string(ucopy_cpu()->features, feats, sizeof feats);
+	ucopy_features_format(ucopy_cpu()->features, ",", feats, sizeof feats);
 	printf("machine   %s\n", cpu);
 	printf("features  %s\n", feats);
 	printf("system    Linux %s, glibc %s, timer %s (%.3f GHz)\n", machine_kernel(),

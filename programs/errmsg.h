@@ -1,0 +1,15 @@
+/*
+ * errmsg.h - the command's one helper for "return -1 with a message in err",
+ * the convention of every parser and setup function in programs/.
+ */
+#ifndef UCOPY_ERRMSG_H
+#define UCOPY_ERRMSG_H
+
+#include <stddef.h>
+
+/* Writes the message into err (when errlen > 0; err may then be NULL).
+ * @return : -1 */
+int errmsg(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
