@@ -14,6 +14,11 @@
  *                  "linux-6.4", ...) or policy text ("64:word,movsb").  An
  *                  invalid value is ignored: "auto" is used and
  *                  ucopy_active() says why.
+ *   UCOPY_FEATURES features the library must not use, as glibc's
+ *                  GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F: "-avx512f,-fsrm"
+ *                  (ucopy_features_parse()'s form, removals only).  It never
+ *                  adds a feature the CPU lacks; an invalid value is ignored
+ *                  whole, and ucopy_cpu()->mask_note says why.
  *   UCOPY_PROFILE  path of a calibration profile (see ucopy_profile_load()).
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
@@ -189,8 +194,11 @@ struct ucopy_cpu {
 	char vendor[16];     /* "GenuineIntel", "AuthenticAMD", ... */
 	unsigned family, model, stepping;
 	char brand[64];
-	uint64_t features;   /* UCOPY_F() bits */
+	uint64_t features;   /* UCOPY_F() bits: what the library uses */
 	size_t l1d, l2, l3;  /* data cache sizes in bytes, 0 when unknown */
+	uint64_t detected;   /* what the CPU and OS offer, before UCOPY_FEATURES */
+	char mask_note[160]; /* what UCOPY_FEATURES did: "" when unset, else
+				"removed avx512f,fsrm" or why it was ignored */
 };
 
 /*! ucopy_cpu() :

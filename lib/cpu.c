@@ -104,6 +104,35 @@ void ucopy_cpu_caches_fallback(struct ucopy_cpu *c)
 		caches_from_sysfs(c);
 }
 
+/* UCOPY_FEATURES: removals from what was detected, never additions. */
+static void apply_mask(struct ucopy_cpu *c)
+{
+	const char *env = getenv("UCOPY_FEATURES");
+	char err[64];
+	uint64_t set;
+	c->detected = c->features;
+	if (!env || !*env)
+		return;
+	if (ucopy_features_parse(env, c->features, &set, err, sizeof err) != 0) {
+		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: %s",
+			 ucopy_quote(env, strlen(env)).s, err);
+		return;
+	}
+	if (set & ~c->detected) {
+		char extra[48];
+		ucopy_features_format(set & ~c->detected, ",", extra, sizeof extra);
+		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: it adds "
+			 "%.40s, which the CPU lacks (only removals apply)",
+			 ucopy_quote(env, strlen(env)).s, extra);
+		return;
+	}
+	c->features = set;
+	char gone[128];
+	ucopy_features_format(c->detected & ~set, ",", gone, sizeof gone);
+	snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES removed %s",
+		 set == c->detected ? "nothing" : gone);
+}
+
 static void detect_slot(void *slot)
 {
 	/* First use may be anywhere, a signal handler included: errno is
@@ -113,6 +142,7 @@ static void detect_slot(void *slot)
 	ucopy_arch_detect(c);
 	if (!c->vendor[0])
 		strcpy(c->vendor, "unknown");
+	apply_mask(c);
 	errno = saved;
 }
 

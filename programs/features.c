@@ -41,6 +41,7 @@ static void print_json(const struct ucopy_cpu *c, const char *policy,
 		json_end_object(&j);
 	}
 	json_end_array(&j);
+	json_key(&j, "features_mask"); json_string(&j, c->mask_note);
 	json_key(&j, "policy"); json_string(&j, policy);
 	json_key(&j, "policy_source"); json_string(&j, ucopy_source_name(a->source));
 	json_key(&j, "policy_reason"); json_string(&j, a->reason);
@@ -63,11 +64,20 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 	printf("          %s %s, family %u model %u stepping %u\n", c->arch,
 	       c->vendor, c->family, c->model, c->stepping);
 	printf("features ");
+	unsigned shown = 0;
 	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
-		if (b && b % 5 == 0)
+		if (!ucopy_feature_name(b))
+			continue;   /* another architecture's bit */
+		if (shown && shown % 5 == 0)
 			printf("\n         ");
+		shown++;
 		printf(" %-13s %-4s", ucopy_feature_name(b),
-		       c->features & (UINT64_C(1) << b) ? "yes" : "no");
+		       c->features & (UINT64_C(1) << b) ? "yes"
+		       : c->detected & (UINT64_C(1) << b) ? "off" : "no");
+	}
+	if (c->mask_note[0]) {
+		fputs("\nmask      ", stdout);
+		fput_escaped(c->mask_note, stdout);
 	}
 	ucopy_size_format(c->l1d, l1, sizeof l1);
 	ucopy_size_format(c->l2, l2, sizeof l2);

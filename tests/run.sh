@@ -8,7 +8,7 @@ export B
 # The tests decide the library's settings themselves: a profile that a real
 # `ucopy calibrate` saved for the user must not change what they see, nor
 # a UCOPY_DATA_DIR the files the command finds.
-unset UCOPY_POLICY UCOPY_PROFILE UCOPY_DATA_DIR
+unset UCOPY_POLICY UCOPY_PROFILE UCOPY_FEATURES UCOPY_DATA_DIR
 XDG_CACHE_HOME=$(mktemp -d)
 export XDG_CACHE_HOME
 pass=0 fail=0 skip=0

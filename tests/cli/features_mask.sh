@@ -1,0 +1,31 @@
+# UCOPY_FEATURES: the library's feature mask.  Removals apply, additions and
+# junk are refused whole with a note; and the library's own tests pass under
+# several masks, so every resolution path runs on any machine.
+. tests/cli/lib.sh
+
+UCOPY_FEATURES=none,sse2 run features
+expect "mask: 'none,sse2' keeps sse2 only: auto's vector kernel is sse2" \
+	sh -c "grep -q '^policy .*sse2' '$out' && ! grep -q '^policy .*avx' '$out'"
+expect "mask: the features line says what is off" grep -q 'avx2 *off' "$out"
+UCOPY_FEATURES=-avx512f,-avx2 run features
+expect "mask: -avx512f,-avx2 shown in ucopy features" \
+	grep -q '^mask *UCOPY_FEATURES removed avx2,avx512f' "$out"
+UCOPY_FEATURES=-avx512f,-avx2 run features --json
+expect "mask: in the JSON too" grep -q '"features_mask": "UCOPY_FEATURES removed' "$out"
+expect "mask: -avx512f,-avx2: auto uses no avx kernel" sh -c "! grep -q '^policy.*avx' '$out'"
+UCOPY_FEATURES=+frob run features
+expect "mask: an unknown feature is refused whole, with a note" \
+	grep -q "UCOPY_FEATURES='+frob' ignored: unknown feature 'frob'" "$out"
+
+# The library's tests under masks: every path of auto and fit on this CPU.
+for m in -avx512f -avx512f,-avx2 -avx512f,-avx2,-erms,-fsrm,-rep_good -avx_vnni -fsrm none; do
+	for t in test_policy test_kernels test_entry; do
+		[ -x "$B/tests/$t" ] || continue
+		if UCOPY_FEATURES=$m "$B/tests/$t" >"$out" 2>&1 && ! grep -q '^FAIL' "$out"; then
+			echo "PASS mask: $t under UCOPY_FEATURES=$m"
+		else
+			echo "FAIL mask: $t under UCOPY_FEATURES=$m"
+			grep -A3 '^FAIL\|^  ' "$out" | head -6 | sed 's/^/  /'
+		fi
+	done
+done
