@@ -58,9 +58,23 @@ static inline size_t report_cliff_ncol(const struct report_cliff *c)
 	return c->nda + c->nd;
 }
 
-/* The page offsets a cliff cell copies between. */
-void report_cliff_offsets(const struct report_cliff *c, size_t a, size_t col,
-			  uint32_t *src_off, uint32_t *dst_off);
+/* The page offsets a cliff cell copies between: part of the data, so that
+ * the measuring, the JSON and the page read it alike. */
+static inline void report_cliff_offsets(const struct report_cliff *c, size_t a,
+					size_t col, uint32_t *src_off,
+					uint32_t *dst_off)
+{
+	uint32_t sa = c->sa[a];
+	*src_off = sa;
+	if (col < c->nda)
+		/* Half a page apart: far from any aliasing distance either way,
+		 * so only the alignments differ between these cells. */
+		*dst_off = 2048 + c->da[col];
+	else
+		/* As `bench --distance`: the destination that far after the
+		 * source, modulo the page. */
+		*dst_off = (sa + c->d[col - c->nda]) % 4096;
+}
 
 /* Each kernel's time at a few distances dst - src (mod 4096) against its
  * time half a page apart: the kernel-level cliffs the calibration avoids.
@@ -73,6 +87,9 @@ struct report_probes {
 	double *worst;            /* [k * nsize + s]: max over j of ns / control,
 				     or the ratio re-timed when that is less */
 };
+
+/* The probes' control distance: half a page apart. */
+#define PROBE_CONTROL 2048u
 
 /* Named policies on the built-in workloads. [p * nwork + w] */
 struct report_workloads {
@@ -177,5 +194,7 @@ struct report {
 void report_analyse(struct report *r);
 /* Writes the page. */
 void report_write_html(FILE *f, const struct report *r);
+/* Every number on the page as JSON (report_json.c). */
+void report_write_json(FILE *f, const struct report *r);
 
 #endif
