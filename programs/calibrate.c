@@ -1117,10 +1117,24 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	int any = 0;
 	for (size_t k = 0; k < r.nk; k++)
-		any |= r.candidate[k];
+		any += r.candidate[k];
 	if (!any) {
 		cli_error("no copy kernels to calibrate on %s", cpu->arch);
 		return EXIT_FAIL;
+	}
+	/* As bench refuses a grid (issue 11): a largest size whose buffers
+	 * exceed half the memory, or whose one cell (every candidate and
+	 * libc) cannot fit the whole budget, is refused before anything
+	 * runs.  --max-size 1G --seconds 0.1 ran 12.7 s at 2.1 GB before. */
+	if (cli_check_memory(CMD, 2 * r.max_size, cli_default_max_memory(), 0))
+		return EXIT_USAGE;
+	double need = measure_size_floor_seconds(r.max_size, (size_t)any + 1);
+	if (need > r.seconds) {
+		char sz[32];
+		ucopy_size_format(r.max_size, sz, sizeof sz);
+		return cli_usage_error(CMD, "--max-size %s needs a budget of at least %.3g s for its "
+				       "largest cell alone, more than --seconds %g (a smaller "
+				       "--max-size, or more seconds)", sz, need, r.seconds);
 	}
 	if (ucopy_policy_resolve(&r.auto_policy, "auto", cpu->features, err, sizeof err)) {
 		cli_error("auto: %s", err);

@@ -592,10 +592,21 @@ static double move_floor_ns(double bytes, size_t footprint)
 	return bytes / (footprint > cache_llc() ? MEMORY_BYTES_PER_NS : CACHE_BYTES_PER_NS);
 }
 
-double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_rounds)
+/* A cell whose smallest copy is `least` bytes, with `footprint` bytes in
+ * play: a batch is at least one copy, the warm-up at least two batches. */
+static double copies_floor_seconds(size_t least, size_t footprint, size_t nv,
+				   unsigned min_rounds)
 {
 	if (min_rounds == 0)
 		min_rounds = MEASURE_MIN_ROUNDS;
+	double copy = move_floor_ns((double)least, footprint);
+	double per_variant = VARIANT_FIXED_NS + 2 * fmax(WARM_BATCH_NS, copy) +
+			     (double)min_rounds * fmax(MIN_BATCH_NS, copy);
+	return (CELL_FIXED_NS + (double)nv * per_variant) * 1e-9;
+}
+
+double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_rounds)
+{
 	const struct copy_seq *seq = c->seq;
 	size_t least = seq->len ? SIZE_MAX : 0;
 	for (size_t i = 0; i < seq->len; i++)
@@ -603,11 +614,12 @@ double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_
 			least = seq->op[i].n;
 	size_t src, dst;
 	cell_map_bytes(c, &src, &dst);
-	/* A batch is at least one copy; the warm-up at least two batches. */
-	double copy = move_floor_ns((double)least, src + dst);
-	double per_variant = VARIANT_FIXED_NS + 2 * fmax(WARM_BATCH_NS, copy) +
-			     (double)min_rounds * fmax(MIN_BATCH_NS, copy);
-	return (CELL_FIXED_NS + (double)nv * per_variant) * 1e-9;
+	return copies_floor_seconds(least, src + dst, nv, min_rounds);
+}
+
+double measure_size_floor_seconds(size_t n, size_t nv)
+{
+	return copies_floor_seconds(n, 2 * n, nv, 0) + measure_map_floor_seconds(2 * n);
 }
 
 double measure_map_floor_seconds(size_t bytes)

@@ -212,6 +212,9 @@ double measure_cell_floor_seconds(const struct cell *c, size_t nv, unsigned min_
 /* The least time mapping and writing `bytes` of new buffers takes (each byte
  * is written at least once), at the same speeds. */
 double measure_map_floor_seconds(size_t bytes);
+/* The floor of one hot cell of nv variants copying n bytes, with the
+ * writing of its two n-byte buffers (calibrate's largest size). */
+double measure_size_floor_seconds(size_t n, size_t nv);
 
 /* What a table row says about one variant of a cell. */
 struct variant_summary {

@@ -157,3 +157,11 @@ usage_error "calibrate: stray argument" "unexpected argument 'now'" calibrate no
 usage_error "calibrate: -v with -q" "contradict" calibrate -v -q
 run help calibrate
 expect "help calibrate" sh -c "[ $rc -eq 0 ] && grep -q 'usage: ucopy calibrate' '$out'"
+
+# A largest size whose one cell cannot keep the budget is refused before
+# anything runs (it ran 12.7 s at 2.1 GB before).
+start=$(date +%s)
+usage_error "calibrate: --max-size 1G cannot keep --seconds 0.1" \
+	'--max-size 1G needs a budget of at least [0-9.]* s for its largest cell alone, more than --seconds 0.1' \
+	calibrate --max-size 1G --seconds 0.1 -o "${TMPDIR:-/tmp}/ucopy-never-written.$$"
+expect "calibrate: the refusal is immediate" [ $(( $(date +%s) - start )) -le 2 ]
