@@ -188,6 +188,8 @@ int data_print_list(FILE *out)
 		dist_free(&dist);
 	}
 	data_list_free(paths, n);
+	if (out == stdout)
+		return cli_stdout_check();   /* one message, main's */
 	if (fflush(out) || ferror(out)) {
 		cli_error("cannot write the list: %s", strerror(errno));
 		return EXIT_FAIL;

@@ -38,6 +38,7 @@ for cmd in features bench compare calibrate report; do
 	full "$cmd --help" $cmd --help
 done
 full "compare --list-workloads" compare --list-workloads
+full "bench --list-dists" bench --list-dists
 full "bench (table)" bench --kernels byte --sizes 8 --seconds 0.01 -q
 full "bench --format json" bench --kernels byte --sizes 8 --seconds 0.01 -q --format json
 full "bench --format csv" bench --kernels byte --sizes 8 --seconds 0.01 -q --format csv
