@@ -53,6 +53,8 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], CHILD_ARG))
 		return child();
+	if (argc > 1 && !strcmp(argv[1], "--probe"))
+		return 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (system("valgrind --version >/dev/null 2>&1") != 0) {
 		check_skip("valgrind", "valgrind is not installed");
@@ -68,8 +70,15 @@ int main(int argc, char **argv)
 #endif
 #endif
 	char cmd[4200];
-	snprintf(cmd, sizeof cmd, "valgrind -q --log-file=/dev/null %s " CHILD_ARG, argv[0]);
+	/* valgrind 3.19 gives up on clang 14's DWARF 5 debug information:
+	 * whether it runs this program at all is checked first. */
+	snprintf(cmd, sizeof cmd, "valgrind -q --log-file=/dev/null %s --probe", argv[0]);
 	fflush(stdout);
+	if (system(cmd) != 0) {
+		check_skip("valgrind", "valgrind cannot run this build (its debug information?)");
+		return 0;
+	}
+	snprintf(cmd, sizeof cmd, "valgrind -q --log-file=/dev/null %s " CHILD_ARG, argv[0]);
 	int st = system(cmd);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "under valgrind: status %#x", st);
 	check_group("valgrind: faulting ucopy_try returns exact counts");
