@@ -58,7 +58,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
-.PHONY: FORCE all lib check check-asan check-generic check-ubsan bench fuzz report install uninstall clean help
+.PHONY: FORCE all lib check check-asan check-generic check-emulated check-ubsan bench fuzz report install uninstall clean help
 all: lib $(B)/ucopy
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -68,6 +68,7 @@ help:
 	@echo "make check      build and run every test (last line: N passed, N failed)"
 	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
 	@echo "make check-generic  the library without its port (PORT=generic), its tests (in $(B)-generic)"
+	@echo "make check-emulated the library's tests under qemu-x86_64 -cpu Nehalem, Haswell, max"
 	@echo "make bench      the speed comparisons, side by side"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
@@ -146,6 +147,19 @@ check-generic:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-generic PORT=generic \
 		$(addprefix $(B)-generic/tests/,$(GENERIC_TESTS))
 	$(Q)B=$(B)-generic sh tests/run.sh $(addprefix $(B)-generic/tests/,$(GENERIC_TESTS)) --no-cli
+
+# The library's tests on emulated x86-64 CPUs (qemu-user's TCG, with the
+# models' real CPUID: SSE2 only, AVX2 and ERMS without FSRM, and qemu's
+# most), so that every resolution path and kernel class runs on any host.
+EMU_CPUS  ?= Nehalem Haswell max
+EMU_TESTS := test_kernels test_memmove test_fault test_policy test_entry test_cpu test_text test_once
+check-emulated: all $(addprefix $(B)/tests/,$(EMU_TESTS))
+	$(Q)command -v qemu-x86_64 >/dev/null || { echo "SKIP check-emulated: no qemu-x86_64 (Debian's qemu-user)"; exit 0; }; \
+	fail=0; log=$$(mktemp); for cpu in $(EMU_CPUS); do echo "== qemu-x86_64 -cpu $$cpu"; \
+		UCOPY_TEST_WRAP="qemu-x86_64 -cpu $$cpu" B=$(B) sh tests/run.sh \
+			$(addprefix $(B)/tests/,$(EMU_TESTS)) --no-cli >$$log 2>&1 || fail=1; \
+		grep -v '^qemu-x86_64: warning' $$log; \
+	done; rm -f $$log; exit $$fail
 
 check-ubsan:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-ubsan CFLAGS="-O2 -g -fsanitize=undefined -fno-sanitize-recover=undefined" \

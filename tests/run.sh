@@ -30,7 +30,9 @@ cli=1
 for t in "$@"; do
 	case $t in
 	--no-cli) cli= ;;   # the library's tests only (make check-generic)
-	*) run "$t" "$t" ;;
+	# UCOPY_TEST_WRAP: a command to run each test under (make
+	# check-emulated: qemu-x86_64 -cpu MODEL).
+	*) run "$t" $UCOPY_TEST_WRAP "$t" ;;
 	esac
 done
 for t in ${cli:+tests/cli/*.sh}; do
