@@ -355,6 +355,13 @@ UCOPY_API size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf,
 UCOPY_API int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 				   uint64_t features, char *err, size_t errlen);
 
+/*! ucopy_auto_explain() :
+ * Says which of auto's rows the running CPU takes and why: auto is a small
+ * table keyed by vendor and family (docs/performance-<cpu>.md holds each
+ * row's measurements), with a default row for every other CPU.
+ * @return : the length of the full text (as snprintf does). */
+UCOPY_API size_t ucopy_auto_explain(char *buf, size_t len);
+
 /*! ucopy_policy_fit() :
  * Replaces every kernel that a CPU with `features` cannot run by the nearest
  * one it can (avx512 -> avx2 -> sse2, fsrm/erms kernels stay: rep movsb runs

@@ -39,8 +39,10 @@ const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k
 /* The text of named policy `name` for a CPU with `features`, or NULL when
  * it is not one of this port's (the generic list, policy.c, has them all). */
 const char *ucopy_arch_named(const char *name, uint64_t features) HIDDEN;
-/* auto's text for a CPU with `features` (writes at most len bytes). */
+/* auto's text for a CPU with `features` (writes at most len bytes), and
+ * which of the port's rows chose it and why (as snprintf returns). */
 void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
+size_t ucopy_arch_auto_explain(uint64_t features, char *buf, size_t len) HIDDEN;
 /* The kernels to try, nearest first, when a CPU cannot run `kernel`
  * (NULL-terminated), or NULL; then ucopy_arch_last_resort[] in order. */
 const char *const *ucopy_arch_fallback(const char *kernel) HIDDEN;

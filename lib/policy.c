@@ -154,3 +154,8 @@ int ucopy_policy_fit(struct ucopy_policy *p, uint64_t features, char *note,
 	}
 	return changed;
 }
+
+size_t ucopy_auto_explain(char *buf, size_t len)
+{
+	return ucopy_arch_auto_explain(ucopy_cpu()->features, buf, len);
+}

@@ -42,6 +42,9 @@ static void print_json(const struct ucopy_cpu *c, const char *policy,
 	}
 	json_end_array(&j);
 	json_key(&j, "features_mask"); json_string(&j, c->mask_note);
+	char why[320];
+	ucopy_auto_explain(why, sizeof why);
+	json_key(&j, "auto_row"); json_string(&j, why);
 	json_key(&j, "policy"); json_string(&j, policy);
 	json_key(&j, "policy_source"); json_string(&j, ucopy_source_name(a->source));
 	json_key(&j, "policy_reason"); json_string(&j, a->reason);
@@ -89,7 +92,10 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		printf(" %s%s", k->name,
 		       ucopy_kernel_supported(k, c->features) ? "" : "(unsupported)");
 	}
+	char why[320];
+	ucopy_auto_explain(why, sizeof why);
 	printf("\npolicy    %s\n", policy);
+	printf("auto      %s\n", why);
 	printf("source    %s", ucopy_source_name(a->source));
 	if (a->source == UCOPY_SOURCE_DEFAULT)
 		printf(" (auto)");

@@ -465,8 +465,15 @@ static void check_auto(uint64_t f, const char *label)
 	const struct ucopy_kernel *z = ucopy_kernel_find("avx512");
 	int zmm = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI));
 	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX))) {
-		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2). */
+		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2) in
+		 * the default row; the running CPU's row (ucopy_auto_explain)
+		 * may take it further, never below 2 KiB. */
 		size_t from = zmm ? 4096 : 2048;
+		if (f == ucopy_cpu()->features) {
+			from = p.rule[0].limit;
+			CHECK(from >= 2048 && from <= ((size_t)1 << 20),
+			      "auto (%s): the vector range ends at %zu: %s", label, from, text);
+		}
 		const struct ucopy_kernel *below = ucopy_policy_kernel(&p, from - 1);
 		CHECK(below == (zmm ? z : ucopy_kernel_find("avx2")),
 		      "auto (%s) at %zu is %s: %s", label, from - 1, below->name, text);
@@ -489,6 +496,10 @@ static void test_auto(void)
 	uint64_t v512 = vec | F(AVX512F) | F(AVX512BW) | F(AVX512VL);
 
 	check_auto(c->features, "this CPU");
+	char why[320];
+	CHECK(ucopy_auto_explain(why, sizeof why) == strlen(why) && strchr(why, ':'),
+	      "ucopy_auto_explain: '%s'", why);
+	printf("  auto's row: %s\n", why);
 	check_auto(v512 | ERMS_FSRM_RG, "avx512+erms+fsrm");
 	check_auto(v512 | F(AVX_VNNI) | ERMS_FSRM_RG, "avx512+avx_vnni+erms+fsrm");
 	check_auto(vec | ERMS_FSRM_RG, "avx2+erms+fsrm");

@@ -28,3 +28,10 @@ const char *const *ucopy_arch_fallback(const char *kernel)
 	(void)kernel;
 	return NULL;
 }
+
+size_t ucopy_arch_auto_explain(uint64_t features, char *buf, size_t len)
+{
+	(void)features;
+	int n = snprintf(buf, len, "no port: the C kernel for every size");
+	return n > 0 ? (size_t)n : 0;
+}

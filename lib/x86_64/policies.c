@@ -174,8 +174,54 @@ static int zmm_is_free(uint64_t f)
 	return runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
 }
 
+/* auto, one row per microarchitecture measured.  A row is chosen by the
+ * running CPU's vendor and family (model where it matters); auto for a
+ * feature set that is not the running CPU's (--assume-features) takes the
+ * last, the default.  Each row's measurements are in
+ * docs/performance-<cpu>.md: whoever works on a new machine measures it and
+ * adds or refines its row; the rows of machines not at hand are kept as
+ * they were measured, not re-guessed. */
+struct auto_row {
+	const char *vendor;     /* NULL: any */
+	unsigned family;        /* 0: any */
+	const char *name;
+	size_t vec_limit;       /* the vector kernel below this; 0: the default's */
+	int stream;             /* streaming stores past the cache threshold */
+	const char *why;
+};
+
+static const struct auto_row rows[] = {
+	{ "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)", 16 * KIB, 0,
+	  "avx512 to 16 KiB: 1.3-1.8x rep movsb's speed hot at 4-16 KiB (3 of 4 offset cells; "
+	  "the fourth even), 2-7% slower cold; rep movsb to the end, no streaming stores: "
+	  "12-20% faster than nt512 cold at 16-256 MiB (docs/performance-zen5.md)" },
+	{ "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)", 0, 1,
+	  "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "
+	  "in 1..63 on Zen 3 (docs/performance-kernels.md)" },
+	{ "GenuineIntel", 6, "Intel family 6", 0, 1,
+	  "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
+	  "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
+	  "(docs/performance.md, \"auto on x86-64\")" },
+	{ NULL, 0, "default", 0, 1,
+	  "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
+	  "streaming stores from a quarter of the L3" },
+};
+
+static const struct auto_row *auto_row(uint64_t f)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	size_t n = sizeof rows / sizeof rows[0];
+	if (c->features != f)
+		return &rows[n - 1];
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!strcmp(c->vendor, rows[i].vendor) && c->family == rows[i].family)
+			return &rows[i];
+	return &rows[n - 1];
+}
+
 void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 {
+	const struct auto_row *row = auto_row(f);
 	const char *vec = zmm_is_free(f) ? "avx512"
 			: runs("avx2", f) ? "avx2"
 			: runs("sse2", f) ? "sse2" : "unrolled";
@@ -186,11 +232,12 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 		large = "movsb_safe";
 	buf[0] = 0;
 	if (strcmp(large, vec)) {
-		ucopy_put(buf, len, &pos, "%zuK:%s,",
-		    (zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT) / KIB, vec);
+		size_t limit = row->vec_limit && !strcmp(vec, "avx512") ? row->vec_limit
+			     : zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT;
+		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
 	}
-	if (runs("nt", f)) {
+	if (row->stream && runs("nt", f)) {
 		char nt[32];
 		ucopy_size_format(auto_nt_limit(f), nt, sizeof nt);
 		ucopy_put(buf, len, &pos, "%s", nt);
@@ -199,6 +246,16 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	} else {
 		ucopy_put(buf, len, &pos, "%s", vec);
 	}
+}
+
+size_t ucopy_arch_auto_explain(uint64_t f, char *buf, size_t len)
+{
+	const struct auto_row *row = auto_row(f);
+	size_t pos = 0;
+	if (buf && len)
+		buf[0] = 0;
+	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
+	return pos;
 }
 
 /*=====   Fitting   =====*/
