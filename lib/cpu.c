@@ -141,7 +141,7 @@ static void detect_slot(void *slot)
 	struct ucopy_cpu *c = slot;
 	ucopy_arch_detect(c);
 	if (!c->vendor[0])
-		strcpy(c->vendor, "unknown");
+		lib_copy(c->vendor, "unknown", sizeof "unknown");
 	apply_mask(c);
 	errno = saved;
 }

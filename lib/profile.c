@@ -671,7 +671,7 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 				       k->name, lack);
 		}
 	}
-	snprintf(p.policy.name, sizeof p.policy.name, "calibrated");
+	lib_copy(p.policy.name, "calibrated", sizeof "calibrated");
 	if (policy)
 		lib_copy(policy, &p.policy, sizeof p.policy);
 	return 0;

@@ -63,7 +63,7 @@ static void midr_from_cpuinfo(struct ucopy_cpu *c)
 
 void ucopy_arch_detect(struct ucopy_cpu *c)
 {
-	strcpy(c->arch, "aarch64");
+	lib_copy(c->arch, "aarch64", sizeof "aarch64");
 	if (getauxval(AT_HWCAP) & HWCAP_ASIMD)
 		c->features |= UCOPY_F(ASIMD);
 	midr_from_cpuinfo(c);

@@ -112,7 +112,7 @@ void ucopy_arch_detect(struct ucopy_cpu *c)
 	unsigned max, a, b, cx, d;
 	uint64_t f = 0;
 
-	strcpy(c->arch, "x86_64");
+	lib_copy(c->arch, "x86_64", sizeof "x86_64");
 	if (!__get_cpuid(0, &max, &b, &cx, &d)) {
 		ucopy_cpu_caches_fallback(c);
 		return;

@@ -9,7 +9,7 @@ if ! command -v nm >/dev/null; then
 	exit 0
 fi
 found=
-for o in "$B"/lib/*.o; do
+for o in "$B"/lib/*.o "$B"/lib/*/*.o; do
 	case $o in */kernel.o) continue ;; esac
 	u=$(nm -u "$o" | awk '$2 ~ /^(memcpy|memmove|mempcpy)$/ { print $2 }' | tr '\n' ' ')
 	[ -n "$u" ] && found="$found ${o##*/}: $u"
