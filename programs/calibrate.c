@@ -26,12 +26,15 @@
  *     derivation (calibration.h) finds, every kernel in reach is timed at
  *     four sizes an octave, hot and mixed, and the policy is derived again:
  *     a threshold then lies between two sizes a fifth apart at most.
- *  5. verify (20%): the derived policy against `auto` and libc at the
+ *  5. verify (12%): the derived policy against `auto` and libc at the
  *     measured sizes, hot and cold, and on mixed sizes (the fleetbench
  *     distributions that ship with ucopy, datadir.h, else sizes drawn
  *     uniformly from four classes); calibration_judge() keeps it only
- *     when it is ahead of `auto` by a significant margin, else the profile
- *     holds auto's policy.
+ *     when it is ahead of `auto` by a significant margin.  Rejected, it is
+ *     not thrown away whole: calibration_merge() keeps its rules where they
+ *     never lost and takes auto's where they did, and that combination is
+ *     verified again (8%) and judged the same way; else the profile holds
+ *     auto's policy.
  */
 #include "calibration.h"
 #include "cli.h"
@@ -839,6 +842,7 @@ static int verify(struct run *r)
 	size_t nmix, total = 0, done = 0;
 	int have_files = nfiles > 0;
 
+	r->dists_verified = 0;   /* a second pass (calibration_merge) counts anew */
 	variant_policy(&v[0], "calibrated", &r->cal.policy, 0);
 	variant_policy(&v[1], "auto", &r->auto_policy, 0);
 	if (ucopy_policy_parse(&libc, "libc", r->err, sizeof r->err)) {
@@ -1173,7 +1177,11 @@ int cmd_calibrate(int argc, char **argv)
 		 phase(&r, probes, 0.15);
 	if (!rc) {
 		calibration_derive(&r.cal);
-		rc = phase(&r, refine, 0.15) || phase(&r, verify, 0.20);
+		rc = phase(&r, refine, 0.15) || phase(&r, verify, 0.12);
+		/* Rejected whole: keep what won, take auto's where the derived
+		 * rules lost, and verify that combination (issue 13). */
+		if (!rc && !r.cal.accepted && calibration_merge(&r.cal))
+			rc = phase(&r, verify, 0.08);
 	}
 	progress_end(&r);
 	measure_free(r.m);

@@ -552,6 +552,89 @@ void calibration_judge(struct calibration *cal)
 	set_gains(cal, 1);
 }
 
+/* Whether check c shows the derived policy significantly behind auto. */
+static int check_loses(const struct cal_check *c)
+{
+	double margin = c->state == CAL_COLD ? CAL_SIGNIFICANT_COLD : CAL_SIGNIFICANT;
+	return check_valid(c) && c->lo > 1 + margin;
+}
+
+int calibration_merge(struct calibration *cal)
+{
+	const struct ucopy_policy *d = &cal->derived, *a = cal->inherit;
+	size_t cut[2 * UCOPY_MAX_RULES + 1];
+	unsigned ncut = 0;
+
+	if (!a || a->nrules == 0 || d->nrules == 0)
+		return 0;
+	/* The segments: every limit of either policy, in order. */
+	for (unsigned i = 0, j = 0; i + 1 < d->nrules || j + 1 < a->nrules;) {
+		size_t x = i + 1 < d->nrules ? d->rule[i].limit : SIZE_MAX;
+		size_t y = j + 1 < a->nrules ? a->rule[j].limit : SIZE_MAX;
+		size_t m = x < y ? x : y;
+		cut[ncut++] = m;
+		i += x == m;
+		j += y == m;
+	}
+	cut[ncut++] = SIZE_MAX;
+
+	struct ucopy_policy m;
+	memset(&m, 0, sizeof m);
+	int from_auto = 0;
+	size_t lo = 0;
+	for (unsigned s = 0; s < ncut; lo = cut[s++]) {
+		int lose = 0;
+		for (size_t i = 0; i < cal->nchecks; i++) {
+			const struct cal_check *c = &cal->check[i];
+			lose |= c->state != CAL_MIXED && c->size >= lo && c->size < cut[s] &&
+				check_loses(c);
+		}
+		const struct ucopy_kernel *k = ucopy_policy_kernel(lose ? a : d, lo);
+		from_auto |= lose && k != ucopy_policy_kernel(d, lo);
+		if (m.nrules && m.rule[m.nrules - 1].kernel == k) {
+			m.rule[m.nrules - 1].limit = cut[s];
+			continue;
+		}
+		if (m.nrules == UCOPY_MAX_RULES)
+			return 0;
+		m.rule[m.nrules].kernel = k;
+		m.rule[m.nrules].limit = cut[s];
+		m.nrules++;
+	}
+	char mt[256], at[256];
+	ucopy_policy_format(&m, mt, sizeof mt);
+	ucopy_policy_format(a, at, sizeof at);
+	if (!from_auto || !strcmp(mt, at))
+		return 0;   /* nothing of auto's to take, or auto itself */
+
+	/* The crossovers: the derived policy's where its threshold stays,
+	 * else auto's (inherited). */
+	struct cal_cross cross[UCOPY_MAX_RULES];
+	unsigned ncross = 0;
+	for (unsigned j = 0; j + 1 < m.nrules; j++) {
+		struct cal_cross *c = &cross[ncross++];
+		memset(c, 0, sizeof *c);
+		c->from = m.rule[j].kernel;
+		c->to = m.rule[j + 1].kernel;
+		c->below = c->at = c->limit = m.rule[j].limit;
+		c->inherited = 1;
+		for (unsigned i = 0; i < cal->ncross; i++)
+			if (cal->cross[i].limit == c->limit && cal->cross[i].from == c->from &&
+			    cal->cross[i].to == c->to)
+				*c = cal->cross[i];
+	}
+	m.rule[m.nrules - 1].limit = SIZE_MAX;
+	snprintf(m.name, sizeof m.name, "calibrated");
+	cal->policy = m;
+	cal->ncross = ncross;
+	memcpy(cal->cross, cross, sizeof cross[0] * ncross);
+	cal->nchecks = 0;
+	cal->nnotes = 0;
+	calibration_note(cal, "kept the derived rules where they won and auto's where they lost "
+			 "(derived %.*s)", 180, ucopy_policy_format(d, mt, sizeof mt) ? mt : "");
+	return 1;
+}
+
 /*=====   The profile   =====*/
 
 /* Numbers as the loader reads them: plain decimals, positive, no exponent

@@ -217,6 +217,17 @@ struct cal_check *calibration_check(struct calibration *cal, const char *name,
  * inherit the derived policy stays. */
 void calibration_judge(struct calibration *cal);
 
+/* After a calibration_judge() that rejected the derived policy: keeps its
+ * rules where the verify phase never measured it significantly behind auto
+ * (hot and cold checks, per segment between the two policies' limits) and
+ * takes auto's where it did, so that the gains elsewhere are not thrown
+ * away with the loss.  The merged policy replaces cal->policy (with its
+ * crossovers), the checks are cleared for a second verify phase, whose
+ * calibration_judge() then keeps it or puts auto's back.
+ * @return : 1 when there is such a policy to verify, 0 when not (it would be
+ *           the derived or auto's own, or need too many rules). */
+int calibration_merge(struct calibration *cal);
+
 /* Writes the profile (docs/calibrate.md) for the running CPU.
  * @return : 0, or -1 when writing failed (errno set by stdio). */
 int calibration_write(const struct calibration *cal, FILE *f);

@@ -695,6 +695,53 @@ static void test_judge(void)
 	check_group("profile: a derived policy is saved only when it beats auto");
 }
 
+/* Rejected whole, the derived policy is merged with auto's: its rules where
+ * they never lost, auto's where they did; the merge is then judged again. */
+static void test_merge(void)
+{
+	struct calibration cal;
+	struct ucopy_policy a;
+	char text[256];
+
+	calibration_init(&cal);
+	parse(&a, "1K:word,movsb");
+	cal.inherit = &a;
+	parse(&cal.policy, "512:byte,4K:word,movsb");
+	snprintf(cal.policy.name, sizeof cal.policy.name, "calibrated");
+	add_check(&cal, "256", CAL_HOT, 256, 0.80, 0.01);    /* byte wins */
+	add_check(&cal, "2048", CAL_HOT, 2048, 1.30, 0.01);  /* word loses to movsb */
+	add_check(&cal, "mix", CAL_MIXED, 0, 0.98, 0.01);
+	calibration_judge(&cal);
+	CHECK(!cal.accepted, "the 1.3x loss at 2 KiB rejects the derived policy");
+	CHECK(calibration_merge(&cal) == 1, "nothing to merge");
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "512:byte,1K:word,movsb"), "merged '%s'", text);
+	CHECK(cal.nchecks == 0 && cal.ncross == 2 && cal.cross[0].limit == 512 &&
+	      cal.cross[1].limit == 1024,
+	      "checks %zu, crossovers %u", cal.nchecks, cal.ncross);
+	CHECK(cal.nnotes == 1 && strstr(cal.notes[0], "where they won"), "note '%s'", cal.notes[0]);
+	/* The second verify phase: ahead at 256, even at 2 KiB. */
+	add_check(&cal, "256", CAL_HOT, 256, 0.80, 0.01);
+	add_check(&cal, "2048", CAL_HOT, 2048, 1.0, 0.01);
+	add_check(&cal, "mix", CAL_MIXED, 0, 0.98, 0.01);
+	calibration_judge(&cal);
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(cal.accepted && !strcmp(text, "512:byte,1K:word,movsb"), "kept '%s'", text);
+	calibration_free(&cal);
+
+	/* Behind auto wherever they differ: the merge would be auto's own. */
+	calibration_init(&cal);
+	cal.inherit = &a;
+	parse(&cal.policy, "4K:word,movsb");
+	add_check(&cal, "2048", CAL_HOT, 2048, 1.30, 0.01);
+	calibration_judge(&cal);
+	CHECK(!cal.accepted && calibration_merge(&cal) == 0, "auto's own merged");
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "1K:word,movsb"), "auto's stays: '%s'", text);
+	calibration_free(&cal);
+	check_group("profile: calibrate keeps the derived rules that won, auto's where they lost");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -709,6 +756,7 @@ int main(void)
 	test_derive();
 	test_thresholds();
 	test_judge();
+	test_merge();
 	unlink(path);
 	rmdir(dir);
 	return check_exit();
