@@ -657,12 +657,29 @@ static int grow_samples(struct cell_result *out, size_t *cap, size_t max)
 	return 0;
 }
 
-int measure_cell(struct measure *m, const struct variant *v, size_t nv,
-		 const struct cell *c, const struct measure_opts *o,
-		 struct cell_result *out, char *err, size_t errlen)
+/* A cell being measured: where its copies walk, its budget, and each
+ * variant's counters and warm-up estimate. */
+struct cell_run {
+	const struct variant *v;
+	size_t nv;
+	const struct cell *c;
+	struct walk ws, wd;
+	int flush;
+	double seconds, start, deadline;
+	size_t min_rounds, max_rounds;
+	size_t cap;               /* samples each variant's array holds */
+	struct counters *ctr;
+	double *est;              /* ns per copy, from the warm-up */
+	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
+};
+
+/* Checks the cell and maps its buffers.
+ * @return : 0, or -1 with err set. */
+static int cell_prepare(struct measure *m, struct cell_run *run, char *err,
+			size_t errlen)
 {
-	memset(out, 0, sizeof *out);
-	if (nv == 0 || !c->seq || c->seq->len == 0) {
+	const struct cell *c = run->c;
+	if (run->nv == 0 || !c->seq || c->seq->len == 0) {
 		snprintf(err, errlen, "nothing to measure");
 		return -1;
 	}
@@ -671,58 +688,78 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 			 c->src.offset >= 4096 ? c->src.offset : c->dst.offset);
 		return -1;
 	}
-	const struct copy_seq *seq = c->seq;
-	size_t stride = cell_slot_stride(seq);
-	struct walk ws, wd;
+	size_t stride = cell_slot_stride(c->seq);
 	struct mapping *ms = &m->src, *md = &m->dst;
 	size_t need_s, need_d;
 	cell_map_bytes(c, &need_s, &need_d);
 	if (map_side(ms, need_s, err, errlen) < 0 || map_side(md, need_d, err, errlen) < 0)
 		return -1;
-	walk_setup(&ws, ms, &c->src, stride, c->sequential);
-	walk_setup(&wd, md, &c->dst, stride, c->sequential);
-	int flush = c->src.flush || c->dst.flush;
+	walk_setup(&run->ws, ms, &c->src, stride, c->sequential);
+	walk_setup(&run->wd, md, &c->dst, stride, c->sequential);
+	run->flush = c->src.flush || c->dst.flush;
+	return 0;
+}
 
-	/* The budget starts here: everything from now on is the cell's. */
-	double seconds = o->seconds > 0 ? o->seconds : 0;
-	double start = clock_seconds(), deadline = start + seconds;
-	size_t max_rounds = o->max_rounds ? o->max_rounds : MEASURE_MAX_ROUNDS;
-	size_t min_rounds = o->min_rounds ? o->min_rounds : MEASURE_MIN_ROUNDS;
-	if (min_rounds > max_rounds)
-		min_rounds = max_rounds;
-	size_t cap = min_rounds > TARGET_ROUNDS ? min_rounds : TARGET_ROUNDS;
-	if (cap > max_rounds)
-		cap = max_rounds;
+/* Starts the cell's budget (everything from now on is the cell's) and sets
+ * its rounds' limits. */
+static void cell_budget_start(struct cell_run *run, const struct measure_opts *o)
+{
+	run->seconds = o->seconds > 0 ? o->seconds : 0;
+	run->start = clock_seconds();
+	run->deadline = run->start + run->seconds;
+	run->max_rounds = o->max_rounds ? o->max_rounds : MEASURE_MAX_ROUNDS;
+	run->min_rounds = o->min_rounds ? o->min_rounds : MEASURE_MIN_ROUNDS;
+	if (run->min_rounds > run->max_rounds)
+		run->min_rounds = run->max_rounds;
+	run->cap = run->min_rounds > TARGET_ROUNDS ? run->min_rounds : TARGET_ROUNDS;
+	if (run->cap > run->max_rounds)
+		run->cap = run->max_rounds;
+}
+
+/* The result's arrays and the run's counters and estimates.
+ * @return : 0, or -1 when out of memory (what was allocated is left for
+ *           the caller to free). */
+static int cell_alloc(struct cell_run *run, struct cell_result *out)
+{
+	size_t nv = run->nv;
 	out->v = calloc(nv, sizeof *out->v);
-	struct counters *ctr = calloc(nv, sizeof *ctr);
-	double *est = calloc(nv, sizeof *est);
-	if (!out->v || !ctr || !est)
-		goto oom;
+	run->ctr = calloc(nv, sizeof *run->ctr);
+	run->est = calloc(nv, sizeof *run->est);
+	if (!out->v || !run->ctr || !run->est)
+		return -1;
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
-		out->v[i].ns = malloc(cap * sizeof(double));
+		out->v[i].ns = malloc(run->cap * sizeof(double));
 		if (!out->v[i].ns)
-			goto oom;
+			return -1;
 	}
+	return 0;
+}
 
-	/* Warm-up and estimate: also brings code, page tables and (hot) data
-	 * into place.  Batches grow until one is long enough to time.  The
-	 * budget is planned on what a copy costs with its flush (`sum`), the
-	 * batch's limits on the copy alone (`fast`, `slow`): flushing can cost
-	 * far more than a cold copy, and a plan on the copy alone overran
-	 * budgets ~7x. */
+/* Warm-up and estimate: also brings code, page tables and (hot) data into
+ * place.  Batches grow until one is long enough to time.  The budget is
+ * planned on what a copy costs with its flush (`sum`), the batch's limits
+ * on the copy alone (`fast`, `slow`): flushing can cost far more than a
+ * cold copy, and a plan on the copy alone overran budgets ~7x. */
+static void cell_warm_up(struct cell_run *run)
+{
+	const struct variant *v = run->v;
+	const struct cell *c = run->c;
+	double *est = run->est;
 	double sum = 0, fast = 0, slow = 0;
-	for (size_t i = 0; i < nv; i++) {
+	for (size_t i = 0; i < run->nv; i++) {
 		size_t k = 1;
 		for (;;) {
-			double all, ns = warm_batch(&v[i], c, &ws, &wd, flush, k, &all);
+			double all, ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush, k,
+						    &all);
 			if (ns >= WARM_BATCH_NS || k >= ((size_t)1 << 20)) {
 				/* The batch that ends the warm-up is timed twice
 				 * and the faster kept: one interrupt or first touch
 				 * in it would otherwise make a fast variant look
 				 * slow, and K too small for the timer.  (byte at 64
 				 * bytes once came out 75x slower than it is.) */
-				double all2, ns2 = warm_batch(&v[i], c, &ws, &wd, flush, k, &all2);
+				double all2, ns2 = warm_batch(&v[i], c, &run->ws, &run->wd,
+							      run->flush, k, &all2);
 				if (ns2 < ns) {
 					ns = ns2;
 					all = all2;
@@ -741,45 +778,62 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 			slow = est[i];
 	}
 	if (!(sum > 0))
-		sum = 0.1 * (double)nv;
+		sum = 0.1 * (double)run->nv;
+	run->sum = sum;
+	run->fast = fast;
+	run->slow = slow;
+}
 
-	for (size_t i = 0; i < nv; i++) {
-		counters_open(&ctr[i], !o->counters);
+/* Opens each variant's counters, noting why any cannot count. */
+static void cell_open_counters(struct cell_run *run, const struct measure_opts *o,
+			       struct cell_result *out)
+{
+	for (size_t i = 0; i < run->nv; i++) {
+		counters_open(&run->ctr[i], !o->counters);
 		for (int e = 0; e < CTR_COUNT; e++)
-			out->v[i].ctr_reason[e] = counters_reason(&ctr[i], (enum counter)e);
+			out->v[i].ctr_reason[e] = counters_reason(&run->ctr[i], (enum counter)e);
 	}
+}
 
-	/* K: TARGET_ROUNDS rounds in what is left of the budget; the slowest
-	 * variant's batch under MAX_BATCH_NS; the fastest one's over
-	 * MIN_BATCH_NS, which wins when the two limits cross (variants more
-	 * than 500x apart): a sample the timer cannot resolve is worth less
-	 * than one an interrupt may hit. */
-	double left_ns = (deadline - clock_seconds()) * 1e9;
-	double kf = left_ns / TARGET_ROUNDS / sum;
-	if (kf * slow > MAX_BATCH_NS)
-		kf = MAX_BATCH_NS / slow;
-	if (!(kf * fast >= MIN_BATCH_NS))
-		kf = MIN_BATCH_NS / fast;
+/* K, the copies in a batch: TARGET_ROUNDS rounds in what is left of the
+ * budget; the slowest variant's batch under MAX_BATCH_NS; the fastest one's
+ * over MIN_BATCH_NS, which wins when the two limits cross (variants more
+ * than 500x apart): a sample the timer cannot resolve is worth less than
+ * one an interrupt may hit. */
+static size_t cell_plan_batch(const struct cell_run *run)
+{
+	double left_ns = (run->deadline - clock_seconds()) * 1e9;
+	double kf = left_ns / TARGET_ROUNDS / run->sum;
+	if (kf * run->slow > MAX_BATCH_NS)
+		kf = MAX_BATCH_NS / run->slow;
+	if (!(kf * run->fast >= MIN_BATCH_NS))
+		kf = MIN_BATCH_NS / run->fast;
 	if (!(kf <= (double)((size_t)1 << 24)))
 		kf = (double)((size_t)1 << 24);
-	size_t k = kf < 1 ? 1 : (size_t)kf;
-	out->batch = k;
+	return kf < 1 ? 1 : (size_t)kf;
+}
 
-	/* Rounds until the budget is spent: stop when one more round would
-	 * end further past the deadline than stopping now ends before it. */
+/* Rounds of k copies until the budget is spent: stop when one more round
+ * would end further past the deadline than stopping now ends before it.
+ * @return : the rounds timed. */
+static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
+			  size_t k, struct cell_result *out)
+{
+	const struct copy_seq *seq = run->c->seq;
+	size_t nv = run->nv;
 	double round_start = clock_seconds();
 	size_t r;
-	for (r = 0; r < max_rounds; r++) {
-		if (r == cap && grow_samples(out, &cap, max_rounds) < 0)
+	for (r = 0; r < run->max_rounds; r++) {
+		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
 			break;
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
 		for (size_t x = 0; x < nv; x++) {
 			size_t i = (r + x) % nv;
-			if (flush)
-				flush_batch(c, ws, wd, j, k);
-			counters_start(&ctr[i]);
-			uint64_t ticks = run_batch(&v[i], seq, &ws, &wd, j, k);
-			counters_stop(&ctr[i]);
+			if (run->flush)
+				flush_batch(run->c, run->ws, run->wd, j, k);
+			counters_start(&run->ctr[i]);
+			uint64_t ticks = run_batch(&run->v[i], seq, &run->ws, &run->wd, j, k);
+			counters_stop(&run->ctr[i]);
 			double ns = timer_ns(ticks);
 			struct variant_result *vr = &out->v[i];
 			vr->ns[r] = ns / (double)k;
@@ -789,35 +843,58 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 		double now = clock_seconds();
 		if (o->progress)
 			o->progress(o->progress_ctx,
-				    seconds > 0 ? fmin(1.0, (now - start) / seconds) : 1.0);
-		if (r + 1 >= min_rounds && now + 0.5 * (now - round_start) >= deadline) {
+				    run->seconds > 0 ? fmin(1.0, (now - run->start) / run->seconds)
+						     : 1.0);
+		if (r + 1 >= run->min_rounds && now + 0.5 * (now - round_start) >= run->deadline) {
 			r++;
 			break;
 		}
 		round_start = now;
 	}
-	out->rounds = r;
+	return r;
+}
 
-	double bytes = seq_bytes(seq, k, r);
-	for (size_t i = 0; i < nv; i++) {
+/* Each variant's bytes and counter totals; closes the counters. */
+static void cell_collect(struct cell_run *run, struct cell_result *out)
+{
+	double bytes = seq_bytes(run->c->seq, out->batch, out->rounds);
+	for (size_t i = 0; i < run->nv; i++) {
+		struct counters *ctr = &run->ctr[i];
 		out->v[i].bytes = bytes;
 		for (int e = 0; e < CTR_COUNT; e++) {
-			out->v[i].ctr[e] = counters_total(&ctr[i], (enum counter)e);
+			out->v[i].ctr[e] = counters_total(ctr, (enum counter)e);
 			/* A counter that opened may still not have counted. */
 			if (isnan(out->v[i].ctr[e]))
-				out->v[i].ctr_reason[e] = counters_reason(&ctr[i], (enum counter)e);
+				out->v[i].ctr_reason[e] = counters_reason(ctr, (enum counter)e);
 		}
-		counters_close(&ctr[i]);
+		counters_close(ctr);
 	}
-	free(ctr);
-	free(est);
-	return 0;
-oom:
-	free(ctr);
-	free(est);
-	cell_result_free(out);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+}
+
+int measure_cell(struct measure *m, const struct variant *v, size_t nv,
+		 const struct cell *c, const struct measure_opts *o,
+		 struct cell_result *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof *out);
+	struct cell_run run = { .v = v, .nv = nv, .c = c };
+	if (cell_prepare(m, &run, err, errlen) < 0)
+		return -1;
+	cell_budget_start(&run, o);
+	int rc = cell_alloc(&run, out);
+	if (rc == 0) {
+		cell_warm_up(&run);
+		cell_open_counters(&run, o, out);
+		out->batch = cell_plan_batch(&run);
+		out->rounds = cell_rounds(&run, o, out->batch, out);
+		cell_collect(&run, out);
+	}
+	free(run.ctr);
+	free(run.est);
+	if (rc < 0) {
+		cell_result_free(out);
+		snprintf(err, errlen, "out of memory");
+	}
+	return rc;
 }
 
 void measure_summarize(const struct cell_result *r, size_t baseline,

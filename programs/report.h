@@ -1,6 +1,7 @@
 /*
- * report.h - what `ucopy report` measured, shared by the command (report.c:
- * measuring, JSON) and the page (report_page.c: HTML, charts, findings).
+ * report.h - what `ucopy report` measured, shared by the measuring
+ * (report_measure.c), the page (report_page.c: HTML, charts, findings) and
+ * the JSON (report_json.c).
  *
  * Every number the page shows lives here, so --json can write all of them
  * and the page cannot show one the JSON lacks.  Missing measurements are NaN

@@ -1,6 +1,6 @@
 /*
  * report_json.c - `ucopy report --json`: every number on the page, from the
- * measurements report.c made (report_write_json(), report.h).  Writes only
+ * measurements report_measure.c made (report_write_json(), report.h).  Writes only
  * what it is given.
  */
 #include "json.h"
