@@ -47,10 +47,15 @@ endif
 LIB_SRC  := $(wildcard lib/*.c lib/$(PORT)/*.c)
 ASM_SRC  := $(wildcard lib/kernels/$(PORT)/*.S)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/%.o) $(ASM_SRC:%.S=$(B)/%.o)
-PRG_SRC  := $(wildcard programs/*.c)
+# The command's layers, each including only from those before it: the
+# formats (text, CSV, JSON, HTML, SVG), the measuring core, the writers of
+# results, the commands (tests/cli/layers.sh checks it).
+PRG_DIRS := programs/format programs/core programs/writers programs/commands
+PRG_INC  := $(addprefix -I,$(PRG_DIRS))
+PRG_SRC  := $(wildcard $(addsuffix /*.c,$(PRG_DIRS)))
 PRG_OBJ  := $(PRG_SRC:%.c=$(B)/%.o)
 # Objects of the command that tests may link against (all but main.c).
-PRG_LIBOBJ := $(filter-out $(B)/programs/main.o,$(PRG_OBJ))
+PRG_LIBOBJ := $(filter-out $(B)/programs/commands/main.o,$(PRG_OBJ))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 BENCH_SRC := $(wildcard tests/bench_*.c)
@@ -79,7 +84,7 @@ help:
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(PRG_CPPFLAGS) $(PRG_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(PRG_INC) $(PRG_CPPFLAGS) $(PRG_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(B)/%.o: %.S
 	@mkdir -p $(dir $@)
@@ -87,10 +92,10 @@ $(B)/%.o: %.S
 	$(Q)$(CC) $(ALL_CPPFLAGS) -Ilib/kernels/$(PORT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # The command looks for the distributions where install puts them
-# (programs/datadir.h): datadir.o is rebuilt when that place changes, as a
-# `make install PREFIX=...` after a plain `make` needs.
-$(B)/programs/datadir.o: PRG_CPPFLAGS += -DUCOPY_DATADIR='"$(DISTDIR)"'
-$(B)/programs/datadir.o: $(B)/datadir.stamp
+# (programs/core/datadir.h): datadir.o is rebuilt when that place changes, as
+# a `make install PREFIX=...` after a plain `make` needs.
+$(B)/programs/core/datadir.o: PRG_CPPFLAGS += -DUCOPY_DATADIR='"$(DISTDIR)"'
+$(B)/programs/core/datadir.o: $(B)/datadir.stamp
 $(B)/datadir.stamp: FORCE
 	@mkdir -p $(B)
 	$(Q)echo '$(DISTDIR)' | cmp -s - $@ || echo '$(DISTDIR)' >$@
@@ -117,7 +122,7 @@ $(B)/ucopy: $(PRG_OBJ) $(B)/libucopy.a
 $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CPPFLAGS) -Iprograms $(PRG_CFLAGS) $(LDFLAGS) -o $@ $< $(PRG_LIBOBJ) $(B)/libucopy.a $(LDLIBS)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(PRG_INC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $< $(PRG_LIBOBJ) $(B)/libucopy.a $(LDLIBS)
 
 # An LD_PRELOAD interposer whose memcpy and memmove are ucopy's
 # (tests/cli/interpose.sh runs real programs under it).
@@ -178,10 +183,10 @@ fuzz:
 		CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" lib $(addprefix $(B)-fuzz/,$(PRG_LIBOBJ:$(B)/%=%))
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 
-$(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(wildcard $(B)-fuzz/programs/*.o)
+$(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(wildcard $(B)-fuzz/programs/*/*.o)
 	@$(if $(Q),echo "  FUZZ    $<")
-	$(Q)$(FUZZ_CC) $(ALL_CPPFLAGS) -Iprograms -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
-		$(filter-out $(B)-fuzz/programs/main.o,$(wildcard $(B)-fuzz/programs/*.o)) $(B)-fuzz/libucopy.a $(LDLIBS)
+	$(Q)$(FUZZ_CC) $(ALL_CPPFLAGS) $(PRG_INC) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< \
+		$(filter-out $(B)-fuzz/programs/commands/main.o,$(wildcard $(B)-fuzz/programs/*/*.o)) $(B)-fuzz/libucopy.a $(LDLIBS)
 
 report: all
 	$(Q)$(B)/ucopy report -o report.html && echo "report: $(CURDIR)/report.html"

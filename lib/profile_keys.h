@@ -1,6 +1,6 @@
 /*
  * profile_keys.h - the calibration profile's keys: one list for the writer
- * (programs/calibration.c) and the reader (lib/profile.c), so that neither
+ * (programs/core/calibration.c) and the reader (lib/profile.c), so that neither
  * can drift from the other.  The format: docs/calibrate.md.
  */
 #ifndef UCOPY_PROFILE_KEYS_H

@@ -2,7 +2,7 @@
  * test_dist.c - the distribution readers (each format, and files that are
  * missing, empty, malformed or cut short) and the copy-sequence sampler.
  * The real fleetbench files are the ten that ship in data/distributions,
- * found as the command finds them (programs/datadir.h).
+ * found as the command finds them (programs/core/datadir.h).
  */
 #include "check.h"
 #include "datadir.h"

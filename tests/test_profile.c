@@ -354,7 +354,7 @@ static void test_paths(void)
 	check_group("profile: paths, missing and unreadable files, directories, FIFOs, devices, 'calibrated'");
 }
 
-/*=====   Writer and derivation (programs/calibration.c)   =====*/
+/*=====   Writer and derivation (programs/core/calibration.c)   =====*/
 
 static void test_round_trip(void)
 {

@@ -1,6 +1,7 @@
 # The house's rules, checked: the generic library names no architecture's
 # kernel, feature or register (docs/design.md, "Ports"), and the library
-# includes nothing from the command above it.
+# includes nothing from the command above it; the command's own layers include
+# only downward (programs/format, core, writers, commands).
 . tests/cli/lib.sh
 
 rc=0
@@ -13,3 +14,21 @@ up=$(grep -nE '#include "(\.\./)*programs/|#include "(cli|bench|report|measure|o
 expect "layers: lib/ includes no header of programs/${up:+ (found: $up)}" [ -z "$up" ]
 gen=$(grep -ln 'x86_64\.h\|cpuid' lib/generic/*.c 2>/dev/null)
 expect "layers: the generic port uses nothing of the x86-64 port${gen:+ ($gen)}" [ -z "$gen" ]
+
+# The command's layers (Makefile, PRG_DIRS), each including only from the
+# layers before it: programs/format/ (text, CSV, JSON, HTML, SVG), then
+# programs/core/ (the measuring core), programs/writers/ (the report's page,
+# JSON and output files), programs/commands/.  A header is included by its
+# name alone, so a file's layer is where that name lives.
+layers="format core writers commands"
+above=$layers
+for l in $layers; do
+	above=${above#"$l"}
+	above=${above# }
+	names=$(for a in $above; do ls programs/"$a"/*.h 2>/dev/null; done | sed -e 's|.*/||' -e 's|\.|\\.|' | tr '\n' '|')
+	names=${names%|}
+	up=
+	[ -n "$names" ] && up=$(grep -nE "#include \"([^\"]*/)?($names)\"" programs/"$l"/*.c programs/"$l"/*.h 2>/dev/null)
+	expect "layers: programs/$l/ includes nothing from a layer above it${up:+ (found: $(echo "$up" | head -3 | tr '\n' ' '))}" \
+		[ -z "$up" ]
+done

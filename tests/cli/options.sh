@@ -1,4 +1,4 @@
-# CLI tests: what every command's options share (programs/cli.c): a value is
+# CLI tests: what every command's options share (programs/core/cli.c): a value is
 # given as "--opt VALUE" or "--opt=VALUE"; a separate value never starts
 # with '-' (it would be the next option) except where one may (a negative
 # number for its parser to refuse, a feature to remove, '-' for stdout);

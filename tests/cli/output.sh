@@ -1,5 +1,5 @@
 # CLI tests: the files bench -o, report -o and report --json write
-# (programs/outfile.c).  The path is checked before anything is measured; only
+# (programs/writers/outfile.c).  The path is checked before anything is measured; only
 # a regular file is written (through a symlink); the old file stays as it was
 # until the new one is complete, also when the run is killed; nothing is left
 # behind.  calibrate -o, the same code, is tested in calibrate.sh.

@@ -1,4 +1,4 @@
-# CLI tests: a failed write to stdout fails the run (programs/main.c,
+# CLI tests: a failed write to stdout fails the run (programs/commands/main.c,
 # cli_stdout_check).  Every command and every way of asking for text is run
 # with stdout on /dev/full, where each write fails with ENOSPC: the status
 # must be 1 with one message on stderr saying so.  features, help, --version
