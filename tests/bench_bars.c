@@ -59,7 +59,7 @@
  *   --bars LIST   e.g. 1,3 (bar 5 is always derived from the others)
  *   --arms LIST   default,calibrated (default both)
  * Bar 2's distributions are the *.csv files that ship with ucopy, found as
- * the command finds them (programs/datadir.h): UCOPY_DATA_DIR names another
+ * the command finds them (programs/core/datadir.h): UCOPY_DATA_DIR names another
  * directory.
  */
 #include "cli.h"

@@ -187,22 +187,26 @@ struct auto_row {
 	const char *name;
 	size_t vec_limit;       /* the vector kernel below this; 0: the default's */
 	int stream;             /* streaming stores past the cache threshold */
+	size_t plain_from;      /* plain rep movsb from here: the guard against
+				   the aliasing cliff costs more than it saves;
+				   0: never */
 	const char *why;
 };
 
 static const struct auto_row rows[] = {
-	{ "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)", 16 * KIB, 0,
-	  "avx512 to 16 KiB: 1.3-1.8x rep movsb's speed hot at 4-16 KiB (3 of 4 offset cells; "
-	  "the fourth even), 2-7% slower cold; rep movsb to the end, no streaming stores: "
-	  "12-20% faster than nt512 cold at 16-256 MiB (docs/performance-zen5.md)" },
-	{ "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)", 0, 1,
+	{ "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)", 16 * KIB, 0, 192 * KIB,
+	  "avx512 to 16 KiB (1.3-1.8x rep movsb's speed hot at 4-16 KiB, 2-7% slower cold); "
+	  "movsb_safe to 192 KiB, plain rep movsb beyond (the guard's loop took 1.2-1.3x its "
+	  "time at 256 KiB); no streaming stores (rep movsb 12-20% ahead of nt512 cold at "
+	  "16-256 MiB); docs/performance-zen5.md" },
+	{ "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)", 0, 1, 0,
 	  "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "
 	  "in 1..63 on Zen 3 (docs/performance-kernels.md)" },
-	{ "GenuineIntel", 6, "Intel family 6", 0, 1,
+	{ "GenuineIntel", 6, "Intel family 6", 0, 1, 0,
 	  "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
 	  "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
 	  "(docs/performance.md, \"auto on x86-64\")" },
-	{ NULL, 0, "default", 0, 1,
+	{ NULL, 0, "default", 0, 1, 0,
 	  "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
 	  "streaming stores from a quarter of the L3" },
 };
@@ -236,6 +240,12 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 			     : zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT;
 		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
+	}
+	if (row->plain_from && !strcmp(vec, "movsb_safe")) {
+		char from[32];
+		ucopy_size_format(row->plain_from, from, sizeof from);
+		ucopy_put(buf, len, &pos, "%s:movsb_safe,", from);
+		vec = "movsb";
 	}
 	if (row->stream && runs("nt", f)) {
 		char nt[32];

@@ -42,7 +42,7 @@ static void print_json(const struct ucopy_cpu *c, const char *policy,
 	}
 	json_end_array(&j);
 	json_key(&j, "features_mask"); json_string(&j, c->mask_note);
-	char why[320];
+	char why[512];
 	ucopy_auto_explain(why, sizeof why);
 	json_key(&j, "auto_row"); json_string(&j, why);
 	json_key(&j, "policy"); json_string(&j, policy);
@@ -92,7 +92,7 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		printf(" %s%s", k->name,
 		       ucopy_kernel_supported(k, c->features) ? "" : "(unsupported)");
 	}
-	char why[320];
+	char why[512];
 	ucopy_auto_explain(why, sizeof why);
 	printf("\npolicy    %s\n", policy);
 	printf("auto      %s\n", why);
