@@ -1,7 +1,7 @@
 /*
  * report.h - what `ucopy report` measured, shared by the measuring
- * (report_measure.c), the page (report_page.c: HTML, charts, findings) and
- * the JSON (report_json.c).
+ * (commands/report_measure.c), the findings (commands/report_findings.c),
+ * the page (report_page.c: HTML and charts) and the JSON (report_json.c).
  *
  * Every number the page shows lives here, so --json can write all of them
  * and the page cannot show one the JSON lacks.  Missing measurements are NaN
@@ -191,7 +191,7 @@ struct report {
 };
 
 /* Derives crossovers, segments, the recommended policy and the findings
- * from the measurements (report_page.c). */
+ * from the measurements (commands/report_findings.c). */
 void report_analyse(struct report *r);
 /* Writes the page. */
 void report_write_html(FILE *f, const struct report *r);
