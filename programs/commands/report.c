@@ -13,6 +13,7 @@
 #include "machine.h"
 #include "outfile.h"
 #include "report.h"
+#include "report_findings.h"
 #include "report_measure.h"
 #include "stats.h"
 #include "ucopy.h"

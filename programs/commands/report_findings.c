@@ -12,6 +12,7 @@
  */
 #include "output.h"
 #include "report.h"
+#include "report_findings.h"
 #include "report_fmt.h"
 #include "ucopy.h"
 

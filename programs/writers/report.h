@@ -190,9 +190,6 @@ struct report {
 	char find[16][512];       /* the "what this means" sentences */
 };
 
-/* Derives crossovers, segments, the recommended policy and the findings
- * from the measurements (commands/report_findings.c). */
-void report_analyse(struct report *r);
 /* Writes the page. */
 void report_write_html(FILE *f, const struct report *r);
 /* Every number on the page as JSON (report_json.c). */
