@@ -13,7 +13,7 @@ if [ ! -f "$pre" ]; then
 	exit 0
 fi
 # A sanitized build's interposer needs its runtime loaded first.
-if ! LD_PRELOAD=$pre true 2>"$err"; then
+if ! env LD_PRELOAD="$pre" true 2>"$err"; then
 	echo "SKIP interpose: the interposer does not load here ($(head -c 120 "$err"))"
 	exit 0
 fi
