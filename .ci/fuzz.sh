@@ -13,7 +13,7 @@ make --no-print-directory B="$B" fuzz
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/policy" "$work/sizespec" "$work/dist"
+mkdir -p "$work/policy" "$work/sizespec" "$work/dist" "$work/sequence"
 printf '8:byte,64:word,2K:avx2,24M:movsb,nt' >"$work/policy/1"
 printf 'linux-6.4' >"$work/policy/2"
 printf '64:word,movsb' >"$work/policy/3"
@@ -23,9 +23,10 @@ printf '0:0.5,8:0.25,4352:0.25\n0:1\n1:0.5,8:0.25,64:0.25\n' >"$work/dist/1"
 printf '0.1,0.2,0,0.7\n' >"$work/dist/2"
 printf '# plain\n64 3\n4K 1\n' >"$work/dist/3"
 cp data/distributions/*.csv "$work/dist/"
+printf '# ucopy sequence 1\n# two threads\n0 64 0 0 0\n0 4352 1 2 1\n1 8 63 0 1\n' >"$work/sequence/1"
 
 status=0
-for t in policy sizespec dist; do
+for t in policy sizespec dist sequence; do
 	bin="$B-fuzz/fuzz_$t"
 	echo "fuzz: $t for ${secs}s"
 	# Only the fuzzer's summary lines; the full log is kept on failure.

@@ -5,6 +5,7 @@
  * the tests exercise exactly the code the command runs.
  */
 #include "dist.h"
+#include "errmsg.h"
 #include "stats.h"
 #include "ucopy.h"
 
@@ -43,15 +44,10 @@ static int perr(struct parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static int perr(struct parser *ps, const char *fmt, ...)
 {
-	if (ps->errlen) {
-		int k = snprintf(ps->err, ps->errlen, "%s:%u: ", ps->name, ps->line);
-		if (k >= 0 && (size_t)k < ps->errlen) {
-			va_list ap;
-			va_start(ap, fmt);
-			vsnprintf(ps->err + k, ps->errlen - (size_t)k, fmt, ap);
-			va_end(ap);
-		}
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	verrmsg_at(ps->err, ps->errlen, ps->name, ps->line, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -470,9 +466,11 @@ static const char *file_kind(mode_t m)
 	     : S_ISSOCK(m) ? "a socket" : "a file of an unknown type";
 }
 
-int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
+int text_file_read(const char *path, const char *what, size_t max, char **out,
+		   size_t *outlen, char *err, size_t errlen)
 {
-	memset(d, 0, sizeof *d);
+	*out = NULL;
+	*outlen = 0;
 	/* Only a regular file, as the library's profile loader: a FIFO with no
 	 * writer would hang the command (O_NONBLOCK, which a regular file
 	 * ignores, keeps open() from waiting for one) and a device may never
@@ -511,10 +509,10 @@ int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
 		}
 		if (len < cap)
 			break;
-		if (cap >= DIST_MAX_FILE) {
+		if (cap >= max) {
 			if (errlen)
-				snprintf(err, errlen, "'%s' is too large for a distribution (at most %zu MiB)",
-					 path, (size_t)DIST_MAX_FILE >> 20);
+				snprintf(err, errlen, "'%s' is too large for a %s (at most %zu MiB)",
+					 path, what, max >> 20);
 			goto out;
 		}
 		char *nb = realloc(buf, cap * 2);
@@ -528,16 +526,31 @@ int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory reading '%s'", path);
 		goto out;
 	}
-	rc = dist_parse(path, buf, len, d, err, errlen);
+	*out = buf;
+	*outlen = len;
+	buf = NULL;
+	rc = 0;
 out:
 	free(buf);
 	fclose(f);
 	return rc;
 not_regular:
 	if (errlen)
-		snprintf(err, errlen, "bad distribution file '%s' (expected a regular file, not %s)",
-			 path, file_kind(st.st_mode));
+		snprintf(err, errlen, "bad %s file '%s' (expected a regular file, not %s)",
+			 what, path, file_kind(st.st_mode));
 	return -1;
+}
+
+int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen)
+{
+	memset(d, 0, sizeof *d);
+	char *buf;
+	size_t len;
+	if (text_file_read(path, "distribution", DIST_MAX_FILE, &buf, &len, err, errlen) < 0)
+		return -1;
+	int rc = dist_parse(path, buf, len, d, err, errlen);
+	free(buf);
+	return rc;
 }
 
 void dist_free(struct dist *d)

@@ -53,6 +53,15 @@ struct dist {
  *           "cannot read 'PATH': reason", or "bad distribution file 'PATH'
  *           (expected a regular file, not a FIFO)") in err; d is then empty. */
 int dist_read_file(const char *path, struct dist *d, char *err, size_t errlen);
+/* Reads a whole text file of at most `max` bytes (a power of two) into a
+ * malloc'd buffer, refusing anything but a regular file; `what` names the
+ * kind of file in messages ("distribution").
+ * @return : 0 with the buffer in *buf (free() it) and its length in *len, or
+ *           -1 with "cannot read 'PATH': reason", "'PATH' is too large for a
+ *           WHAT (at most N MiB)" or "bad WHAT file 'PATH' (expected a regular
+ *           file, not a FIFO)" in err. */
+int text_file_read(const char *path, const char *what, size_t max, char **buf,
+		   size_t *len, char *err, size_t errlen);
 /* Parses a distribution held in memory; `name` is used in messages. */
 int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
 	       char *err, size_t errlen);

@@ -16,3 +16,14 @@ int errmsg(char *err, size_t errlen, const char *fmt, ...)
 	}
 	return -1;
 }
+
+int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
+	       const char *fmt, va_list ap)
+{
+	if (err && errlen) {
+		int k = snprintf(err, errlen, "%s:%lu: ", name, line);
+		if (k >= 0 && (size_t)k < errlen)
+			vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+	}
+	return -1;
+}

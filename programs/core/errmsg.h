@@ -5,11 +5,17 @@
 #ifndef UCOPY_ERRMSG_H
 #define UCOPY_ERRMSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Writes the message into err (when errlen > 0; err may then be NULL).
  * @return : -1 */
 int errmsg(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* errmsg() for a file's reader: "NAME:LINE: " and the message.
+ * @return : -1 */
+int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
+	       const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
 #endif

@@ -1,0 +1,194 @@
+/*
+ * test_sequence.c - the recorded-sequence reader: what a good file gives
+ * (calls in order, threads one after another, the layout of each call), and
+ * that every malformed file is refused with FILE:LINE and what was expected.
+ */
+#include "check.h"
+#include "sequence.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int parse(const char *text, struct replay *r, char *err, size_t errlen)
+{
+	return replay_parse("t.seq", text, strlen(text), r, err, errlen);
+}
+
+static void test_good(void)
+{
+	struct replay r;
+	char err[300] = "";
+	CHECK(parse("# ucopy sequence 1\n# from a test\n"
+		    "0 100 3 7 4\n0 0 0 63 63\n# between\n1 4352 63 0 1\n2 5 1 1 4096\n",
+		    &r, err, sizeof err) < 0, "distance 4096 accepted");
+	CHECK(parse("# ucopy sequence 1\n# from a test\n"
+		    "0 100 3 7 4\n0 0 0 63 63\n# between\n1 4352 63 0 1\n2 5 1 1 4032\n",
+		    &r, err, sizeof err) == 0, "good file: %s", err);
+	CHECK(r.seq.len == 4 && r.nthreads == 3, "len %zu threads %zu", r.seq.len, r.nthreads);
+	/* Each call: the source at its alignment, the destination at source +
+	 * distance mod 4096, so dst - src and both alignments mod 64 hold. */
+	static const struct copy_op want[4] = {
+		{ 100, 3, 7 }, { 0, 0, 63 }, { 4352, 63, 64 }, { 5, 1, 4033 } };
+	for (size_t i = 0; i < 4 && i < r.seq.len; i++)
+		CHECK(r.seq.op[i].n == want[i].n && r.seq.op[i].src_off == want[i].src_off &&
+		      r.seq.op[i].dst_off == want[i].dst_off, "op %zu: %zu %u %u", i,
+		      r.seq.op[i].n, r.seq.op[i].src_off, r.seq.op[i].dst_off);
+	CHECK(r.seq.max_n == 4352 && r.seq.max_off == 4033, "max %zu %u", r.seq.max_n,
+	      r.seq.max_off);
+	CHECK(r.bytes == 4457 && r.seq.mean_n == 4457.0 / 4, "bytes %g", r.bytes);
+
+	/* Laid out by the measuring core as described: every slot keeps the
+	 * offsets, in every cache state. */
+	for (int c = CACHE_HOT; c <= CACHE_COLD; c++) {
+		struct cell cell;
+		replay_cell(&cell, &r, (enum cache_state)c);
+		CHECK(cell.seq == &r.seq && cell.src.offset == 0 && cell.dst.offset == 0 &&
+		      cell.src.region == cell.dst.region && cell_slot_stride(&r.seq) % 64 == 0,
+		      "cell %d", c);
+	}
+	replay_free(&r);
+	CHECK(r.seq.op == NULL && r.seq.len == 0, "freed");
+
+	/* The largest values of every field. */
+	CHECK(parse("# ucopy sequence 1\n65535 67108864 63 62 4095\n", &r, err, sizeof err) == 0 &&
+	      r.seq.op[0].n == (size_t)64 << 20 && r.seq.op[0].dst_off == (63 + 4095) % 4096,
+	      "largest: %s", err);
+	replay_free(&r);
+	check_group("sequence: good files");
+}
+
+/* The file must be refused with exactly this message. */
+static void bad(const char *text, const char *want)
+{
+	struct replay r;
+	char err[300] = "";
+	int rc = parse(text, &r, err, sizeof err);
+	CHECK(rc < 0 && !strcmp(err, want), "'%s':\n    got  '%s'\n    want '%s'", text,
+	      rc < 0 ? err : "(accepted)", want);
+	CHECK(r.seq.op == NULL && r.seq.len == 0 && r.nthreads == 0, "not empty after '%s'",
+	      text);
+}
+
+static void test_bad(void)
+{
+	/* Whole files. */
+	bad("", "t.seq: empty sequence file (expected '# ucopy sequence 1' on the first line)");
+	bad("0 8 0 0 0\n", "t.seq:1: '0 8 0 0 0' is not a sequence header "
+	    "(expected '# ucopy sequence 1')");
+	bad("# ucopy sequence 2\n0 8 0 0 0\n", "t.seq:1: '# ucopy sequence 2' is not a "
+	    "sequence header (expected '# ucopy sequence 1')");
+	bad("# ucopy sequence 1", "t.seq:1: truncated: the line has no end (expected a newline)");
+	bad("# ucopy sequence 1\n", "t.seq:1: no calls (expected at least one line of "
+	    "THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE)");
+	bad("# ucopy sequence 1\n# only comments\n", "t.seq:2: no calls (expected at least "
+	    "one line of THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE)");
+	/* What follows the header. */
+	static const struct { const char *calls, *want; } after_header[] = {
+		{ "0 8 0 0 0\n0 8 0 0",
+		  "t.seq:3: truncated: the line has no end (expected a newline)" },
+		{ "0 8 0 0\n",
+		  "t.seq:2: 4 fields in '0 8 0 0' (expected 5: THREAD SIZE SRC_ALIGN "
+		  "DST_ALIGN DISTANCE)" },
+		{ "0 8 0 0 0 0\n",
+		  "t.seq:2: more than 5 fields, or more than one space between two, in "
+		  "'0 8 0 0 0 0' (expected THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE)" },
+		{ "0  8 0 0 0\n",
+		  "t.seq:2: bad size '' (expected a decimal number, 0..67108864; fields are "
+		  "separated by one space)" },
+		{ "0\t8 0 0 0\n",
+		  "t.seq:2: bad thread '0\t8' (expected a decimal number, 0..65535; fields are "
+		  "separated by one space)" },
+		{ "0 -8 0 0 0\n",
+		  "t.seq:2: bad size '-8' (expected a decimal number, 0..67108864; fields are "
+		  "separated by one space)" },
+		{ "0 8K 0 0 0\n",
+		  "t.seq:2: bad size '8K' (expected a decimal number, 0..67108864; fields are "
+		  "separated by one space)" },
+		{ "0 67108865 0 0 0\n",
+		  "t.seq:2: size '67108865' is out of range (expected 0..67108864)" },
+		{ "0 99999999999999999999999999 0 0 0\n",
+		  "t.seq:2: size '99999999999999999999999999' is out of range (expected "
+		  "0..67108864)" },
+		{ "65536 8 0 0 0\n",
+		  "t.seq:2: thread '65536' is out of range (expected 0..65535)" },
+		{ "0 8 64 0 0\n",
+		  "t.seq:2: source alignment '64' is out of range (expected 0..63)" },
+		{ "0 8 0 64 0\n",
+		  "t.seq:2: destination alignment '64' is out of range (expected 0..63)" },
+		{ "0 8 0 0 4096\n",
+		  "t.seq:2: distance '4096' is out of range (expected 0..4095)" },
+		{ "0 8 0 0 0\r\n",
+		  "t.seq:2: bad distance '0\r' (expected a decimal number, 0..4095; fields are "
+		  "separated by one space)" },
+		{ "0 8 1 3 1\n",
+		  "t.seq:2: destination alignment 3 does not match source alignment 1 and "
+		  "distance 1 (expected (1 + 1) mod 64 = 2)" },
+		{ "0 8 0 0 0\n\n0 8 0 0 0\n",
+		  "t.seq:3: empty line (expected THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE, or a "
+		  "'#' comment)" },
+		{ "0 8 0 0 0\n1 8 0 0 0\n0 8 0 0 0\n",
+		  "t.seq:4: thread 0's calls again after another thread's (expected each "
+		  "thread's calls on consecutive lines)" },
+		{ " 0 8 0 0 0\n",
+		  "t.seq:2: bad thread '' (expected a decimal number, 0..65535; fields are "
+		  "separated by one space)" },
+	};
+	for (size_t i = 0; i < sizeof after_header / sizeof *after_header; i++) {
+		char t[256];
+		snprintf(t, sizeof t, "# ucopy sequence 1\n%s", after_header[i].calls);
+		bad(t, after_header[i].want);
+	}
+	struct replay r;
+	char err[300] = "";
+	static const char nul[] = "# ucopy sequence 1\n0 8 0\0 0 0\n";
+	CHECK(replay_parse("t.seq", nul, sizeof nul - 1, &r, err, sizeof err) < 0 &&
+	      !strcmp(err, "t.seq:2: a NUL byte (expected a text file)"), "NUL: %s", err);
+	check_group("sequence: bad files refused with file:line");
+}
+
+static void test_files(void)
+{
+	struct replay r;
+	char err[600] = "", dir[] = "/tmp/ucopy-seq-XXXXXX", path[256];
+	if (!mkdtemp(dir)) {
+		check_skip("sequence: files", "no temporary directory");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/a.seq", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f && fputs("# ucopy sequence 1\n0 64 0 0 0\n0 32 8 8 0\n", f) >= 0, "write");
+	if (f)
+		fclose(f);
+	CHECK(replay_read_file(path, &r, err, sizeof err) == 0 && r.seq.len == 2 &&
+	      r.seq.op[1].n == 32, "read: %s", err);
+	replay_free(&r);
+
+	char want[600];
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+	snprintf(want, sizeof want, "bad sequence file '%s' (expected a regular file, not a FIFO)",
+		 path);
+	CHECK(replay_read_file(path, &r, err, sizeof err) < 0 && !strcmp(err, want),
+	      "FIFO refused without waiting: %s", err);
+	unlink(path);
+	CHECK(replay_read_file(dir, &r, err, sizeof err) < 0 && strstr(err, "not a directory"),
+	      "directory: %s", err);
+	snprintf(path, sizeof path, "%s/missing", dir);
+	CHECK(replay_read_file(path, &r, err, sizeof err) < 0 && strstr(err, "cannot read") &&
+	      r.seq.len == 0, "missing: %s", err);
+	snprintf(path, sizeof path, "%s/a.seq", dir);
+	unlink(path);
+	rmdir(dir);
+	check_group("sequence: files, FIFO and directory refused");
+}
+
+int main(void)
+{
+	test_good();
+	test_bad();
+	test_files();
+	return check_exit();
+}
