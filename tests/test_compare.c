@@ -378,7 +378,7 @@ static void test_dist_and_sizes(void)
 		n64 += w.seq.op[i].n == 64;
 		other += w.seq.op[i].n != 64 && w.seq.op[i].n != 4096;
 	}
-	CHECK(w.seq.len == WORKLOAD_SEQ_LEN && !other, "sequence of %zu, %zu stray sizes",
+	CHECK(w.seq.len == DIST_SEQ_UNLEARNABLE && !other, "sequence of %zu, %zu stray sizes",
 	      w.seq.len, other);
 	CHECK(fabs((double)n64 / (double)w.seq.len - 0.75) < 0.02,
 	      "64-byte share %.3f, expected 0.75", (double)n64 / (double)w.seq.len);

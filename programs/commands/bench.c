@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "outfile.h"
 #include "output.h"
+#include "sequence.h"
 #include "sizespec.h"
 #include "stats.h"
 #include "ucopy.h"
@@ -28,9 +29,8 @@
 #define CMD "bench"
 /* Buffers for one copy are mapped twice over; 1 GiB keeps that sane. */
 #define MAX_SIZE ((size_t)1 << 30)
-/* Long enough that no branch predictor learns it, short enough to stay
- * mostly in L2 beside the buffers. */
-#define SEQ_LEN ((size_t)1 << 16)
+/* --repeat-len: past a million copies nothing is "repeated" any more. */
+#define MAX_REPEAT_LEN ((size_t)1 << 20)
 #define LEVEL 0.95
 
 void help_bench(FILE *f)
@@ -61,6 +61,17 @@ void help_bench(FILE *f)
 	      "                     --sizes, --src-align, --dst-align or --distance.\n"
 	      "                     A bare name is one that ships with ucopy:\n"
 	      "                     --dist Memcpy_Fleet (.csv optional)\n"
+	      "  --regime R         the order --dist's sizes come in: unlearnable (default;\n"
+	      "                     65536 copies, more than a branch predictor learns),\n"
+	      "                     repeated (a short sequence played again and again:\n"
+	      "                     sizes as predictable as a loop's) or both (one cell\n"
+	      "                     each); every result names its regime\n"
+	      "  --repeat-len N     copies in the repeated sequence (default 8192: Zen 5\n"
+	      "                     learns 8192 and not 65536; docs/bench.md)\n"
+	      "  --replay FILE      replay a sequence `ucopy trace` recorded ('# ucopy\n"
+	      "                     sequence 1'): every call's size, alignments and\n"
+	      "                     distance, in order, all threads' calls one thread\n"
+	      "                     after another; not with --dist, --sizes or offsets\n"
 	      "  --list-dists       list the distributions that ship with ucopy and the\n"
 	      "                     directory they were found in ($UCOPY_DATA_DIR, the\n"
 	      "                     source tree beside the command, or the installed\n"
@@ -98,6 +109,13 @@ struct bench {
 	const char *dist_path;
 	struct dist dist;
 	int have_dist;
+	enum dist_regime regime[2];  /* of each drawn sequence */
+	struct copy_seq drawn[2];
+	size_t repeat_len;
+	const char *replay_path;
+	struct replay replay;
+	int have_replay;
+	size_t nseq;                 /* --dist or --replay: cells of one sequence each */
 	double seconds;
 	size_t max_memory;          /* --max-memory, or the default */
 	int have_max_memory;
@@ -119,7 +137,8 @@ struct bench {
 
 struct row {
 	size_t variant;
-	size_t size;              /* SIZE_MAX: distribution */
+	size_t size;              /* SIZE_MAX: a sequence, the seq-th */
+	size_t seq;
 	uint32_t src_off, dst_off;
 	struct variant_summary s;
 	size_t rounds, batch;
@@ -138,6 +157,9 @@ static void bench_free(struct bench *b)
 	sizes_free(&b->dst_align);
 	sizes_free(&b->distance);
 	dist_free(&b->dist);
+	for (size_t i = 0; i < 2; i++)
+		copy_seq_free(&b->drawn[i]);
+	replay_free(&b->replay);
 	free(b->row);
 	for (size_t i = 0; i < b->nnote; i++)
 		free(b->note[i]);
@@ -396,9 +418,34 @@ static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 	return 0;
 }
 
+/* --regime and --repeat-len into b->regime[], b->nseq and b->repeat_len. */
+static int parse_regimes(struct bench *b, const char *regime, const char *repeat)
+{
+	b->nseq = 1;
+	b->regime[0] = REGIME_UNLEARNABLE;
+	b->repeat_len = DIST_SEQ_REPEAT_DEFAULT;
+	if (regime && !strcmp(regime, "both")) {
+		b->nseq = 2;
+		b->regime[1] = REGIME_REPEATED;
+	} else if (regime && dist_regime_parse(regime, &b->regime[0]) < 0) {
+		return cli_usage_error(CMD, "bad regime '%s' (expected unlearnable, repeated or both)",
+				       regime);
+	}
+	if (!repeat)
+		return 0;
+	if (b->regime[b->nseq - 1] != REGIME_REPEATED)
+		return cli_usage_error(CMD, "--repeat-len is the length of the repeated regime (expected --regime repeated or both)");
+	if (ucopy_size_parse(repeat, &b->repeat_len, NULL, 0) < 0 || b->repeat_len == 0 ||
+	    b->repeat_len > MAX_REPEAT_LEN)
+		return cli_usage_error(CMD, "bad --repeat-len '%s' (expected 1..%zu copies)", repeat,
+				       MAX_REPEAT_LEN);
+	return 0;
+}
+
 static int parse_args(struct bench *b, int argc, char **argv)
 {
 	const char *kernels = NULL, *sizes = NULL, *cache = NULL, *format = NULL;
+	const char *regime = NULL, *repeat = NULL;
 	b->seconds = 2;
 	b->max_memory = cli_default_max_memory();
 	b->seed = rng_fresh_seed();
@@ -431,6 +478,13 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			cache = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist", 0, &rc))) {
 			b->dist_path = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--regime", 0, &rc))) {
+			regime = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--repeat-len",
+					      CLI_VALUE_NUMBER, &rc))) {
+			repeat = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--replay", 0, &rc))) {
+			b->replay_path = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seconds",
 					      CLI_VALUE_NUMBER, &rc))) {
 			if ((rc = cli_parse_seconds(CMD, v, &b->seconds)))
@@ -476,12 +530,21 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		return cli_usage_error(CMD, "--distance and --dst-align both set the destination offset (give one)");
 	if (b->dist_path && (sizes || b->src_align.n || b->have_dst_align || b->have_distance))
 		return cli_usage_error(CMD, "--dist draws sizes and offsets itself (not with --sizes, --src-align, --dst-align or --distance)");
+	if (b->replay_path && (b->dist_path || sizes || b->src_align.n || b->have_dst_align ||
+			       b->have_distance))
+		return cli_usage_error(CMD, "--replay replays recorded sizes and offsets (not with --dist, --sizes, --src-align, --dst-align or --distance)");
+	if ((regime || repeat) && !b->dist_path)
+		return cli_usage_error(CMD, "%s orders the sizes --dist draws (expected --dist FILE)",
+				       regime ? "--regime" : "--repeat-len");
+	int rc = parse_regimes(b, regime, repeat);
+	if (rc)
+		return rc;
 	if (b->out_path && !b->out_path[0])
 		return cli_usage_error(CMD, "empty output file name (-o FILE)");
 
 	if (kernels || !b->nvar) {
 		size_t before = b->nvar;
-		int rc = add_kernels(b, kernels ? kernels : "all");
+		rc = add_kernels(b, kernels ? kernels : "all");
 		if (rc)
 			return rc;
 		/* Kernels come first: the first variant is the baseline. */
@@ -507,6 +570,18 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			return cli_usage_error(CMD, "%s", err);
 		b->dist_path = path;
 		b->have_dist = 1;
+		/* One seed for both: the repeated sequence is the start of the
+		 * unlearnable one, so the two differ in their length only. */
+		for (size_t k = 0; k < b->nseq; k++)
+			if (dist_sample(&b->dist, b->regime[k] == REGIME_REPEATED ? b->repeat_len
+										: DIST_SEQ_UNLEARNABLE,
+					b->seed, &b->drawn[k]) < 0)
+				return cli_usage_error(CMD, "out of memory");
+	} else if (b->replay_path) {
+		if (replay_read_file(b->replay_path, &b->replay, err, sizeof err) < 0)
+			return cli_usage_error(CMD, "%s", err);
+		b->have_replay = 1;
+		b->nseq = 1;
 	} else {
 		b->have_sizes = 1;
 		if (sizespec_parse(sizes ? sizes : "1-1M:x2", 100000, MAX_SIZE, &b->sizes, err,
@@ -534,11 +609,38 @@ static void show_progress(void *ctx, double done)
 	fflush(stderr);
 }
 
+/* A run of copy sequences (--dist, --replay) rather than of fixed sizes:
+ * one cell per sequence, its offsets its own. */
+static int seq_run(const struct bench *b)
+{
+	return b->have_dist || b->have_replay;
+}
+
+static const struct copy_seq *seq_at(const struct bench *b, size_t i)
+{
+	return b->have_replay ? &b->replay.seq : &b->drawn[i];
+}
+
+static void seq_cell(const struct bench *b, size_t i, struct cell *c)
+{
+	if (b->have_replay)
+		replay_cell(c, &b->replay, b->cache);
+	else
+		cell_init(c, &b->drawn[i], b->cache, 0, 0);
+}
+
+/* How many sizes, source offsets and destination offsets the grid has. */
+static void grid(const struct bench *b, size_t *nsize, size_t *nsrc, size_t *ndst)
+{
+	*nsize = seq_run(b) ? b->nseq : b->sizes.n;
+	*nsrc = seq_run(b) ? 1 : b->src_align.n;
+	*ndst = seq_run(b) ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
+}
+
 static size_t count_cells(const struct bench *b)
 {
-	size_t nsrc = b->have_dist ? 1 : b->src_align.n;
-	size_t ndst = b->have_dist ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
-	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	size_t nsize, nsrc, ndst;
+	grid(b, &nsize, &nsrc, &ndst);
 	return nsrc * ndst * nsize;
 }
 
@@ -559,22 +661,25 @@ static size_t largest(const struct sizes *s)
  * 0.1 s one. */
 static int check_budget(const struct bench *b)
 {
-	size_t cells = count_cells(b);
-	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	size_t cells = count_cells(b), nsize, nsrc, ndst;
+	grid(b, &nsize, &nsrc, &ndst);
 	/* The largest base offsets (a distance's wraps below 4096). */
-	size_t so = b->have_dist ? 0 : largest(&b->src_align);
-	size_t dof = b->have_dist ? 0 : b->have_distance ? so + largest(&b->distance)
-						       : largest(&b->dst_align);
+	size_t so = seq_run(b) ? 0 : largest(&b->src_align);
+	size_t dof = seq_run(b) ? 0 : b->have_distance ? so + largest(&b->distance)
+						     : largest(&b->dst_align);
 	double need = 0;
 	size_t map_s = 0, map_d = 0;
 	for (size_t i = 0; i < nsize; i++) {
-		struct copy_seq seq;
-		if ((b->have_dist ? dist_sample(&b->dist, SEQ_LEN, b->seed, &seq)
-				  : copy_seq_fixed(&seq, b->sizes.v[i], 0, 0)) < 0)
-			return cli_usage_error(CMD, "out of memory");
-		/* Offsets 0 give cold cells their largest regions. */
+		struct copy_seq fixed = { 0 };
 		struct cell c;
-		cell_init(&c, &seq, b->cache, 0, 0);
+		/* Offsets 0 give cold cells their largest regions. */
+		if (seq_run(b)) {
+			seq_cell(b, i, &c);
+		} else {
+			if (copy_seq_fixed(&fixed, b->sizes.v[i], 0, 0) < 0)
+				return cli_usage_error(CMD, "out of memory");
+			cell_init(&c, &fixed, b->cache, 0, 0);
+		}
 		need += measure_cell_floor_seconds(&c, b->nvar, 0) * (double)(cells / nsize);
 		c.src.offset = (uint32_t)so;
 		c.dst.offset = (uint32_t)(dof < 4096 ? dof : 4095);
@@ -582,7 +687,7 @@ static int check_budget(const struct bench *b)
 		cell_map_bytes(&c, &s, &d);
 		map_s = s > map_s ? s : map_s;
 		map_d = d > map_d ? d : map_d;
-		copy_seq_free(&seq);
+		copy_seq_free(&fixed);
 	}
 	int rc = cli_check_memory(CMD, map_s + map_d, b->max_memory, b->have_max_memory);
 	if (rc)
@@ -599,9 +704,8 @@ static int check_budget(const struct bench *b)
 
 static int measure_all(struct bench *b)
 {
-	size_t nsrc = b->have_dist ? 1 : b->src_align.n;
-	size_t ndst = b->have_dist ? 1 : b->have_distance ? b->distance.n : b->dst_align.n;
-	size_t nsize = b->have_dist ? 1 : b->sizes.n;
+	size_t nsize, nsrc, ndst;
+	grid(b, &nsize, &nsrc, &ndst);
 	b->cells = count_cells(b);
 	b->row = calloc(b->cells * b->nvar, sizeof *b->row);
 	struct variant_summary *sum = calloc(b->nvar, sizeof *sum);
@@ -618,13 +722,6 @@ static int measure_all(struct bench *b)
 	struct measure_opts o = { .seconds = b->seconds / (double)b->cells,
 				  .counters = 1, .progress = show_progress,
 				  .progress_ctx = b };
-	struct copy_seq seq;
-	if (b->have_dist && dist_sample(&b->dist, SEQ_LEN, b->seed, &seq) < 0) {
-		free(sum);
-		measure_free(m);
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
 	int rc = EXIT_OK;
 	b->cell = 0;
 	for (size_t si = 0; si < nsize && rc == EXIT_OK; si++)
@@ -632,20 +729,23 @@ static int measure_all(struct bench *b)
 			for (size_t di = 0; di < ndst && rc == EXIT_OK; di++) {
 				uint32_t so = 0, dof = 0;
 				size_t size = SIZE_MAX;
-				if (!b->have_dist) {
+				struct copy_seq fixed = { 0 };
+				struct cell c;
+				if (seq_run(b)) {
+					seq_cell(b, si, &c);
+				} else {
 					size = b->sizes.v[si];
 					so = (uint32_t)b->src_align.v[ai];
 					dof = b->have_distance
 						      ? (uint32_t)((so + b->distance.v[di]) % 4096)
 						      : (uint32_t)b->dst_align.v[di];
-					if (copy_seq_fixed(&seq, size, 0, 0) < 0) {
+					if (copy_seq_fixed(&fixed, size, 0, 0) < 0) {
 						cli_error("out of memory");
 						rc = EXIT_FAIL;
 						break;
 					}
+					cell_init(&c, &fixed, b->cache, so, dof);
 				}
-				struct cell c;
-				cell_init(&c, &seq, b->cache, so, dof);
 				/* What is left of the budget, shared by the cells
 				 * left: a cell that overran is paid for by the rest. */
 				o.seconds = (b->seconds - (clock_seconds() - b->started)) /
@@ -661,6 +761,7 @@ static int measure_all(struct bench *b)
 						struct row *w = &b->row[b->nrows++];
 						w->variant = v;
 						w->size = size;
+						w->seq = si;
 						w->src_off = so;
 						w->dst_off = dof;
 						w->s = sum[v];
@@ -672,12 +773,9 @@ static int measure_all(struct bench *b)
 						b->ctr_reason[e] = r.v[0].ctr_reason[e];
 					cell_result_free(&r);
 				}
-				if (!b->have_dist)
-					copy_seq_free(&seq);
+				copy_seq_free(&fixed);
 				b->cell++;
 			}
-	if (b->have_dist)
-		copy_seq_free(&seq);
 	if (b->progress)
 		fprintf(stderr, "\r%40s\r", "");
 	free(sum);
@@ -685,10 +783,27 @@ static int measure_all(struct bench *b)
 	return rc;
 }
 
-static const char *dist_name(const struct bench *b)
+static const char *seq_name(const struct bench *b)
 {
-	const char *slash = strrchr(b->dist_path, '/');
-	return slash ? slash + 1 : b->dist_path;
+	const char *path = b->have_replay ? b->replay_path : b->dist_path;
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static const char *seq_regime(const struct bench *b, size_t i)
+{
+	return b->have_replay ? "recorded" : dist_regime_name(b->regime[i]);
+}
+
+/* What the sequence's numbers hold under, in words. */
+static void seq_condition(const struct bench *b, size_t i, char *buf, size_t n)
+{
+	if (b->have_replay)
+		snprintf(buf, n, "the recorded order of %zu calls from %zu thread%s (one thread's "
+			 "calls after another's), repeated", b->replay.seq.len, b->replay.nthreads,
+			 b->replay.nthreads == 1 ? "" : "s");
+	else
+		dist_regime_condition(b->regime[i], seq_at(b, i)->len, buf, n);
 }
 
 static const char *variant_kind_name(const struct variant *v)
@@ -721,6 +836,14 @@ static void write_table(const struct bench *b, FILE *f)
 	if (b->have_dist)
 		fprintf(f, "# distribution %s (%s, %zu sizes, mean %.1f B)\n", b->dist_path,
 			dist_format_name(b->dist.format), b->dist.n, b->dist.mean);
+	if (b->have_replay)
+		fprintf(f, "# replay %s (%zu calls, mean %.1f B, sizes up to %zu B)\n",
+			b->replay_path, b->replay.seq.len, b->replay.seq.mean_n, b->replay.seq.max_n);
+	for (size_t i = 0; seq_run(b) && i < b->nseq; i++) {
+		char cond[160];
+		seq_condition(b, i, cond, sizeof cond);
+		fprintf(f, "# regime %s: %s\n", seq_regime(b, i), cond);
+	}
 	for (size_t i = 0; i < b->nvar; i++)
 		if (b->var[i].kind == VARIANT_POLICY)
 			fprintf(f, "# policy %s = %s\n", b->var[i].name,
@@ -752,10 +875,11 @@ static void write_table(const struct bench *b, FILE *f)
 		char sz[32], so[16], dof[16], dd[16], med[32], p10[32], p90[32], gb[32],
 			ra[32], ci[64], cy[32], in[32], lo[32], hi[32];
 		if (w->size == SIZE_MAX) {
-			snprintf(sz, sizeof sz, "%s", dist_name(b));
-			snprintf(so, sizeof so, "rand");
-			snprintf(dof, sizeof dof, "rand");
-			snprintf(dd, sizeof dd, "rand");
+			const char *o = b->have_replay ? "rec" : "rand";
+			snprintf(sz, sizeof sz, "%.18s %s", seq_name(b), seq_regime(b, w->seq));
+			snprintf(so, sizeof so, "%s", o);
+			snprintf(dof, sizeof dof, "%s", o);
+			snprintf(dd, sizeof dd, "%s", o);
 		} else {
 			ucopy_size_format(w->size, sz, sizeof sz);
 			snprintf(so, sizeof so, "%u", w->src_off);
@@ -784,7 +908,8 @@ static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst
 				    "distance", "cache", "ns_median", "ns_p10", "ns_p90",
 				    "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles",
 				    "instructions", "branches", "branch_misses",
-				    "task_clock_ns", "rounds", "batch", "copies" };
+				    "task_clock_ns", "rounds", "batch", "copies", "regime",
+				    "sequence", "replay" };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 static void write_csv(const struct bench *b, FILE *f)
@@ -818,10 +943,15 @@ static void write_csv(const struct bench *b, FILE *f)
 		snprintf(v[19], 48, "%zu", w->rounds);
 		snprintf(v[20], 48, "%zu", w->batch);
 		snprintf(v[21], 48, "%llu", (unsigned long long)w->copies);
+		snprintf(v[22], 48, "%s", d ? seq_regime(b, w->seq) : "");
+		v[23][0] = '\0';
+		if (d)
+			snprintf(v[23], 48, "%zu", seq_at(b, w->seq)->len);
 		for (size_t k = 0; k < NKEYS; k++)
 			cells[k] = v[k];
 		cells[0] = b->var[w->variant].name;
-		cells[2] = d ? b->dist_path : "";
+		cells[2] = d && b->have_dist ? b->dist_path : "";
+		cells[24] = d && b->have_replay ? b->replay_path : "";
 		csv_row(f, NKEYS, cells);
 	}
 }
@@ -837,6 +967,22 @@ static void json_offsets(struct json *j, const char *key, const struct sizes *s,
 	json_begin_array(j);
 	for (size_t i = 0; i < s->n; i++)
 		json_uint(j, s->v[i]);
+	json_end_array(j);
+}
+
+/* Each sequence's regime, length and condition in words. */
+static void json_regimes(struct json *j, const struct bench *b)
+{
+	json_begin_array(j);
+	for (size_t i = 0; i < b->nseq; i++) {
+		char cond[160];
+		seq_condition(b, i, cond, sizeof cond);
+		json_begin_object(j);
+		json_key(j, "regime"); json_string(j, seq_regime(b, i));
+		json_key(j, "sequence"); json_uint(j, seq_at(b, i)->len);
+		json_key(j, "condition"); json_string(j, cond);
+		json_end_object(j);
+	}
 	json_end_array(j);
 }
 
@@ -860,7 +1006,7 @@ static void write_json(const struct bench *b, FILE *f)
 		json_end_object(&j);
 	}
 	json_end_array(&j);
-	json_offsets(&j, "sizes", &b->sizes, !b->have_dist);
+	json_offsets(&j, "sizes", &b->sizes, !seq_run(b));
 	json_key(&j, "dist");
 	if (b->have_dist) {
 		json_begin_object(&j);
@@ -869,13 +1015,29 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "sizes"); json_uint(&j, b->dist.n);
 		json_key(&j, "mean"); json_double(&j, b->dist.mean);
 		json_key(&j, "alignments"); json_bool(&j, b->dist.has_align);
-		json_key(&j, "sequence"); json_uint(&j, SEQ_LEN);
+		json_key(&j, "sequence"); json_uint(&j, b->drawn[0].len);
+		json_key(&j, "regimes");
+		json_regimes(&j, b);
 		json_end_object(&j);
 	} else {
 		json_null(&j);
 	}
-	json_offsets(&j, "src_align", &b->src_align, !b->have_dist);
-	json_offsets(&j, "dst_align", &b->dst_align, !b->have_dist && !b->have_distance);
+	json_key(&j, "replay");
+	if (b->have_replay) {
+		json_begin_object(&j);
+		json_key(&j, "file"); json_string(&j, b->replay_path);
+		json_key(&j, "calls"); json_uint(&j, b->replay.seq.len);
+		json_key(&j, "threads"); json_uint(&j, b->replay.nthreads);
+		json_key(&j, "mean"); json_double(&j, b->replay.seq.mean_n);
+		json_key(&j, "max_size"); json_uint(&j, b->replay.seq.max_n);
+		json_key(&j, "regimes");
+		json_regimes(&j, b);
+		json_end_object(&j);
+	} else {
+		json_null(&j);
+	}
+	json_offsets(&j, "src_align", &b->src_align, !seq_run(b));
+	json_offsets(&j, "dst_align", &b->dst_align, !seq_run(b) && !b->have_distance);
 	json_offsets(&j, "distance", &b->distance, b->have_distance);
 	json_key(&j, "cache"); json_string(&j, cache_name(b->cache));
 	json_key(&j, "seconds"); json_double(&j, b->seconds);
@@ -904,7 +1066,11 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "variant"); json_string(&j, b->var[w->variant].name);
 		json_key(&j, "size");
 		if (d) json_null(&j); else json_uint(&j, w->size);
-		json_key(&j, "dist"); json_string(&j, d ? b->dist_path : NULL);
+		json_key(&j, "dist"); json_string(&j, d && b->have_dist ? b->dist_path : NULL);
+		json_key(&j, "replay"); json_string(&j, d && b->have_replay ? b->replay_path : NULL);
+		json_key(&j, "regime"); json_string(&j, d ? seq_regime(b, w->seq) : NULL);
+		json_key(&j, "sequence");
+		if (d) json_uint(&j, seq_at(b, w->seq)->len); else json_null(&j);
 		json_key(&j, "src_align");
 		if (d) json_null(&j); else json_uint(&j, w->src_off);
 		json_key(&j, "dst_align");

@@ -570,6 +570,29 @@ const char *dist_format_name(enum dist_format f)
 	return "?";
 }
 
+const char *dist_regime_name(enum dist_regime g)
+{
+	return g == REGIME_REPEATED ? "repeated" : "unlearnable";
+}
+
+int dist_regime_parse(const char *s, enum dist_regime *g)
+{
+	for (int i = REGIME_UNLEARNABLE; i <= REGIME_REPEATED; i++)
+		if (!strcmp(s, dist_regime_name((enum dist_regime)i))) {
+			*g = (enum dist_regime)i;
+			return 0;
+		}
+	return -1;
+}
+
+void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n)
+{
+	if (g == REGIME_REPEATED)
+		snprintf(buf, n, "a repeated sequence of %zu copies", len);
+	else
+		snprintf(buf, n, "sizes in an order no predictor learns (%zu copies)", len);
+}
+
 /* An offset within a cache line whose alignment is exactly `a` (a power of
  * two up to 64): an odd multiple of a, or 0 for 64. */
 static uint32_t offset_for(struct rng *r, unsigned a)

@@ -84,6 +84,34 @@ struct copy_seq {
 	uint64_t seed;      /* what it was drawn with (0 for a fixed one) */
 };
 
+/* The two orders a distribution's sizes are timed in.  The measuring core
+ * walks a sequence in a loop, so what a predictor may learn is its length:
+ *  - unlearnable: DIST_SEQ_UNLEARNABLE copies, more than any branch
+ *    predictor holds: every size is a fresh guess, as in a program whose
+ *    sizes follow no pattern;
+ *  - repeated: a short sequence (DIST_SEQ_REPEAT_DEFAULT copies unless asked)
+ *    played again and again, which a modern predictor learns: the sizes are
+ *    as predictable as in a program that repeats the same work.
+ * A program's real sequence lies somewhere between; every number measured on
+ * a distribution says which regime it is (dist_regime_condition()). */
+enum dist_regime { REGIME_UNLEARNABLE, REGIME_REPEATED };
+#define DIST_SEQ_UNLEARNABLE ((size_t)1 << 16)
+/* The length issue 15 measured, which Zen 5 learns: on the Zen 5 guest this
+ * was written on, glibc's memcpy took 1.00-1.05x ucopy's time on
+ * Memcpy_Fleet repeated in 1,024 or 8,192 copies and 1.8-2.2x in 16,384 or
+ * 65,536 (docs/bench.md): 8,192 is learned there, and long enough to draw
+ * the common sizes of a fleetbench file many times over.  A CPU with a
+ * smaller predictor may need less (--repeat-len). */
+#define DIST_SEQ_REPEAT_DEFAULT ((size_t)8192)
+/* "unlearnable" or "repeated". */
+const char *dist_regime_name(enum dist_regime g);
+/* @return : 0, or -1 when s names no regime. */
+int dist_regime_parse(const char *s, enum dist_regime *g);
+/* The condition a claim measured in that regime holds under, in words:
+ * "sizes in an order no predictor learns (65536 copies)" or "a repeated
+ * sequence of 8192 copies". */
+void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n);
+
 /* Draws `len` copies from d with `seed`: sizes from the distribution; source
  * and destination offsets (0..63) from its alignment line when it has one,
  * uniform otherwise.

@@ -137,16 +137,16 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 	if (data_dist_path(arg, path, sizeof path, err, errlen) < 0 ||
 	    dist_read_file(path, &w->dist, err, errlen) < 0)
 		return -1;
-	if (dist_sample(&w->dist, WORKLOAD_SEQ_LEN, seed, &w->seq) < 0)
+	if (dist_sample(&w->dist, DIST_SEQ_UNLEARNABLE, seed, &w->seq) < 0)
 		return errmsg(err, errlen, "out of memory") - 1;
 	cell_init(&w->cell, &w->seq, cache, 0, 0);
 	w->cache = cache_name(cache);
 	w->unit = NULL;
 	w->unit_copies = 0;
 	snprintf(w->what, sizeof w->what,
-		 "%zu copies drawn from %.150s (%s, %zu sizes, mean %.0f bytes), cache %s",
-		 WORKLOAD_SEQ_LEN, path, dist_format_name(w->dist.format), w->dist.n,
-		 w->dist.mean, w->cache);
+		 "%zu copies drawn from %.120s (%s, %zu sizes, mean %.0f bytes) in an order "
+		 "no predictor learns, cache %s", DIST_SEQ_UNLEARNABLE, path,
+		 dist_format_name(w->dist.format), w->dist.n, w->dist.mean, w->cache);
 	return 0;
 }
 

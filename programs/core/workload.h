@@ -15,7 +15,7 @@
  *                order, or flushed lines) into a hot destination; 4 KiB
  *                unless sizes are given.  The arm64 4.19 -> 5.15 report.
  *   dist:FILE    sizes drawn from a distribution file (as `ucopy bench
- *                --dist`), in a long random sequence.
+ *                --dist`), in the unlearnable regime (dist.h).
  * and, for --sizes SPEC without a workload, the listed sizes in turn.
  */
 #ifndef UCOPY_WORKLOAD_H
@@ -52,9 +52,6 @@ enum workload_kind {
 #define WORKLOAD_COLD_REGION ((size_t)64 << 20)
 #define WORKLOAD_COLD_MAX_SIZE ((size_t)4 << 20)
 #define WORKLOAD_COLD_DEFAULT ((size_t)4 << 10)
-/* dist: copies in the pre-drawn sequence, as `bench` draws them: too many
- * for a branch predictor to learn. */
-#define WORKLOAD_SEQ_LEN ((size_t)1 << 16)
 /* --sizes: at most this many sizes in a sequence. */
 #define WORKLOAD_MAX_SIZES ((size_t)1 << 16)
 
