@@ -439,9 +439,9 @@ static void find_ab(struct report *r, const struct report_ab *a, const char *wha
 	}
 	if (!nm)
 		return;
-	char buf[400], ch[48];
-	size_t off = snprintf(buf, sizeof buf, "Against libc's memcpy on %s, ucopy_memcpy is "
-			      "faster on %zu of %zu", what, nf, nm);
+	char buf[512], ch[48];
+	size_t off = snprintf(buf, sizeof buf, "Against libc's memcpy on %s (%s), ucopy_memcpy "
+			      "is faster on %zu of %zu", what, a->condition, nf, nm);
 	if (bf != SIZE_MAX) {
 		report_fmt_change(a->ratio[bf].est, ch, sizeof ch);
 		off += snprintf(buf + off, sizeof buf - off, " (up to %s, %s)", ch, a->name[bf]);
@@ -548,6 +548,7 @@ void report_analyse(struct report *r)
 	find_probes(r);
 	find_ab(r, &r->classes, "size classes with random offsets");
 	find_ab(r, &r->dists, "the production size distributions");
+	find_ab(r, &r->dists_repeated, "the production size distributions");
 	find_cold(r);
 	find_workloads(r);
 	const struct report_policy *p = &r->policy;

@@ -780,10 +780,14 @@ static const size_t class_hi[] = { 16, 64, 256, 1024, 4096, 16384, 65536,
 
 /* Sizes log-uniform within [lo, hi], offsets uniform in 0..63: every size
  * and alignment of the class counts alike, and no branch predictor learns
- * the sequence. */
+ * the sequence (the distributions' unlearnable length).  Above 64 KiB a
+ * copy's branches are a sliver of its time, and 64 copies keep the
+ * sequence's buffers sane. */
+#define CLASS_SEQ_LEN DIST_SEQ_UNLEARNABLE
+#define CLASS_SEQ_LEN_LARGE ((size_t)64)
 static int class_seq(struct copy_seq *s, size_t lo, size_t hi, uint64_t seed)
 {
-	size_t len = hi <= 65536 ? 4096 : 64;
+	size_t len = hi <= 65536 ? CLASS_SEQ_LEN : CLASS_SEQ_LEN_LARGE;
 	memset(s, 0, sizeof *s);
 	s->op = calloc(len, sizeof *s->op);
 	if (!s->op)
@@ -814,11 +818,22 @@ static int class_seq(struct copy_seq *s, size_t lo, size_t hi, uint64_t seed)
 	return 0;
 }
 
+/* Names a's regime and the condition its rows hold under. */
+static void ab_regime(struct report_ab *a, enum dist_regime g, size_t len)
+{
+	a->sequence = len;
+	snprintf(a->regime, sizeof a->regime, "%s", dist_regime_name(g));
+	dist_regime_condition(g, len, a->condition, sizeof a->condition);
+}
+
 static int run_classes(struct ctx *x, const struct variant *sweepv)
 {
 	struct report_ab *a = &x->r->classes;
 	if (ab_alloc(a, COUNT(class_lo)) < 0)
 		return -1;
+	ab_regime(a, REGIME_UNLEARNABLE, CLASS_SEQ_LEN);
+	snprintf(a->condition, sizeof a->condition, "sizes in an order no predictor learns "
+		 "(%zu copies; %zu above 64 KiB)", CLASS_SEQ_LEN, CLASS_SEQ_LEN_LARGE);
 	for (size_t i = 0; i < COUNT(class_lo); i++) {
 		char lo[32], hi[32];
 		ucopy_size_format(class_lo[i], lo, sizeof lo);
@@ -842,13 +857,15 @@ static int run_classes(struct ctx *x, const struct variant *sweepv)
 static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		     size_t nfiles)
 {
-	struct report_ab *a = &x->r->dists;
-	if (ab_alloc(a, nfiles) < 0)
+	struct report_ab *a = &x->r->dists, *rep = &x->r->dists_repeated;
+	if (ab_alloc(a, nfiles) < 0 || ab_alloc(rep, nfiles) < 0)
 		return -1;
+	ab_regime(a, REGIME_UNLEARNABLE, DIST_SEQ_UNLEARNABLE);
+	ab_regime(rep, REGIME_REPEATED, DIST_SEQ_REPEAT_DEFAULT);
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *base = strrchr(files[i], '/');
 		base = base ? base + 1 : files[i];
-		step(x, "ucopy vs libc: distribution %s", base);
+		step(x, "ucopy vs libc: distribution %s, both regimes", base);
 		struct dist d;
 		char err[512];
 		if (dist_read_file(files[i], &d, err, sizeof err) < 0) {
@@ -857,22 +874,26 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 			continue;
 		}
 		struct copy_seq seq;
-		if (dist_sample(&d, WORKLOAD_SEQ_LEN, x->seed + 1000 + i, &seq) < 0) {
-			dist_free(&d);
-			continue;
+		for (int g = 0; g < 2; g++) {
+			struct report_ab *ag = g ? rep : a;
+			/* One seed: the repeated sequence is the start of the
+			 * unlearnable one. */
+			if (dist_sample(&d, ag->sequence, x->seed + 1000 + i, &seq) < 0)
+				break;
+			size_t k = ag->n;
+			snprintf(ag->name[k], REPORT_NAME, "%.*s", (int)(strlen(base) - 4), base);
+			snprintf(ag->what[k], 256, "%s format, %zu sizes up to %zu bytes, mean %.0f; "
+				 "offsets %s", dist_format_name(d.format), d.n, d.max_size, d.mean,
+				 d.has_align ? "from the file's alignment line" : "uniform 0..63");
+			ab_measure(x, sweepv, ag, k, &seq);
+			ag->n++;
+			copy_seq_free(&seq);
 		}
-		size_t k = a->n;
-		snprintf(a->name[k], REPORT_NAME, "%.*s", (int)(strlen(base) - 4), base);
-		snprintf(a->what[k], 256, "%s format, %zu sizes up to %zu bytes, mean %.0f; "
-			 "offsets %s", dist_format_name(d.format), d.n, d.max_size, d.mean,
-			 d.has_align ? "from the file's alignment line" : "uniform 0..63");
-		ab_measure(x, sweepv, a, k, &seq);
-		a->n++;
-		copy_seq_free(&seq);
 		dist_free(&d);
 	}
 	return 0;
 }
+
 
 void report_free(struct report *r)
 {
@@ -895,6 +916,7 @@ void report_free(struct report *r)
 	free(w->best);
 	ab_free(&r->classes);
 	ab_free(&r->dists);
+	ab_free(&r->dists_repeated);
 }
 
 /* Section weights: the sweep is the bulk of the page; the cliff matrix has
@@ -976,17 +998,22 @@ static int measure_dists(struct ctx *x, const struct variant *v,
 		nfiles = data_list(o->dist_dir, &files, 64);
 	int rc = 0;
 	if (nfiles) {
-		section_begin(x, W_DISTS, nfiles);
+		section_begin(x, W_DISTS, 2 * nfiles);
 		rc = run_dists(x, v, files, nfiles);
 	} else {
 		x->weight_left -= W_DISTS;
-		rc = ab_alloc(&r->dists, 0);
-		if (rc == 0 && o->dist_dir)
-			snprintf(r->dists.reason, sizeof r->dists.reason,
-				 "no *.csv distribution files in %.200s", o->dist_dir);
-		else if (rc == 0)
-			snprintf(r->dists.reason, sizeof r->dists.reason, "%.200s (or give --dist-dir)",
-				 o->dist_why);
+		for (int g = 0; g < 2 && rc == 0; g++) {
+			struct report_ab *a = g ? &r->dists_repeated : &r->dists;
+			rc = ab_alloc(a, 0);
+			ab_regime(a, g ? REGIME_REPEATED : REGIME_UNLEARNABLE,
+				  g ? DIST_SEQ_REPEAT_DEFAULT : DIST_SEQ_UNLEARNABLE);
+			if (rc == 0 && o->dist_dir)
+				snprintf(a->reason, sizeof a->reason,
+					 "no *.csv distribution files in %.200s", o->dist_dir);
+			else if (rc == 0)
+				snprintf(a->reason, sizeof a->reason, "%.200s (or give --dist-dir)",
+					 o->dist_why);
+		}
 	}
 	data_list_free(files, nfiles);
 	return rc;

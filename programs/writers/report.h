@@ -108,6 +108,12 @@ struct report_workloads {
 /* ucopy_memcpy against libc on copy sequences: one row per size class or
  * distribution. */
 struct report_ab {
+	/* The order of the copies, which decides how much a branch predictor
+	 * helps: "unlearnable" or "repeated" (dist.h), and the condition every
+	 * claim on these rows holds under, in words. */
+	char regime[16];
+	char condition[128];
+	size_t sequence;          /* copies in the sequence (classes: the most) */
 	size_t n;
 	char (*name)[REPORT_NAME];
 	char (*what)[256];
@@ -180,7 +186,9 @@ struct report {
 	struct report_cliff cliff;
 	struct report_probes probes;
 	struct report_workloads work;
-	struct report_ab classes, dists;
+	/* The distributions in both regimes: the same sizes, drawn with one
+	 * seed, in a sequence no predictor learns and in a short one repeated. */
+	struct report_ab classes, dists, dists_repeated;
 	struct report_policy policy;
 	size_t ncross;
 	struct report_crossover cross[64];

@@ -178,6 +178,9 @@ static void json_ab(struct json *j, const struct report_ab *a, int classes)
 	if (a->reason[0]) {
 		json_key(j, "reason"); json_string(j, a->reason);
 	}
+	json_key(j, "regime"); json_string(j, a->regime);
+	json_key(j, "sequence"); json_uint(j, a->sequence);
+	json_key(j, "condition"); json_string(j, a->condition);
 	json_key(j, "rows");
 	json_begin_array(j);
 	for (size_t i = 0; i < a->n; i++) {
@@ -324,6 +327,8 @@ void report_write_json(FILE *f, const struct report *r)
 	json_ab(&j, &r->classes, 1);
 	json_key(&j, "distributions");
 	json_ab(&j, &r->dists, 0);
+	json_key(&j, "distributions_repeated");
+	json_ab(&j, &r->dists_repeated, 0);
 	json_key(&j, "findings");
 	json_begin_array(&j);
 	for (size_t i = 0; i < r->nfind; i++)

@@ -514,7 +514,10 @@ static void table_ab(FILE *f, const struct report_ab *a, const char *id,
 	const char *head[] = { first, "mean size", "ucopy ns", "libc ns", "ucopy / libc",
 			       "95% interval", "verdict" };
 	struct html_table t;
-	html_table_begin(&t, f, id, caption, 7, head, "lrrrrrl");
+	/* The regime is part of what the numbers mean: in the caption. */
+	char cap[384];
+	snprintf(cap, sizeof cap, "%s, %s", caption, a->condition);
+	html_table_begin(&t, f, id, cap, 7, head, "lrrrrrl");
 	for (size_t i = 0; i < a->n; i++) {
 		char ms[32], u[32], l[32], q[32], ci[48], key[80];
 		fmt_num(ms, sizeof ms, a->mean_size[i]);
@@ -601,11 +604,16 @@ void report_write_html(FILE *f, const struct report *r)
 	fputs("<h2 id=\"vs-libc\">ucopy against libc</h2>\n", f);
 	para(f, NULL, "ucopy_memcpy (the active policy) and libc's memcpy interleaved on "
 	     "the same random sequence of copies: a ratio below 1 means ucopy is faster. "
+	     "The distributions are timed twice: in a sequence too long for a branch "
+	     "predictor to learn, and in a short one repeated, which a predictor learns; "
+	     "a program's own order lies somewhere between. "
 	     "The interval is that of the median of per-round ratios (order statistics); "
 	     "a verdict is given only when it excludes 1.");
 	table_ab(f, &r->classes, "t-classes", "sizes",
 		 "Per size class: sizes log-uniform in the class, offsets 0..63");
 	table_ab(f, &r->dists, "t-dists", "distribution",
+		 "Per production size distribution (fleetbench)");
+	table_ab(f, &r->dists_repeated, "t-dists-repeated", "distribution",
 		 "Per production size distribution (fleetbench)");
 
 	fputs("<h2 id=\"method\">How this was measured</h2>\n", f);

@@ -143,6 +143,24 @@ for x in w["workloads"]:
           "%s: reason %r" % (x["name"], w["reason"]))
 check(rows("t-classes") == [r["name"] for r in data["classes"]["rows"]] and data["classes"]["rows"], "class rows")
 check(rows("t-dists") == [r["name"] for r in data["distributions"]["rows"]], "distribution rows")
+# Both regimes, the same distributions in each, every claim with its condition.
+dr, du = data["distributions_repeated"], data["distributions"]
+check(rows("t-dists-repeated") == [r["name"] for r in dr["rows"]] and
+      [r["name"] for r in dr["rows"]] == [r["name"] for r in du["rows"]] and du["rows"],
+      "repeated-regime rows %s" % rows("t-dists-repeated"))
+conds = {"unlearnable": "sizes in an order no predictor learns (65536 copies)",
+         "repeated": "a repeated sequence of 8192 copies"}
+for name, a in (("distributions", du), ("distributions_repeated", dr)):
+    check(conds.get(a["regime"]) == a["condition"] and str(a["sequence"]) in a["condition"],
+          "%s: regime %r, condition %r" % (name, a["regime"], a["condition"]))
+    check(a["condition"] in text, "%s: the page states %r" % (name, a["condition"]))
+check(du["regime"] == "unlearnable" and dr["regime"] == "repeated", "regimes")
+check(data["classes"]["regime"] == "unlearnable" and
+      data["classes"]["condition"].startswith("sizes in an order no predictor learns"),
+      "classes: %r" % data["classes"]["condition"])
+against = [f for f in data["findings"] if f.startswith("Against libc's memcpy")]
+check(against and all(" (sizes in an order no predictor learns (" in f or " (a repeated sequence of 8192 copies)" in f
+                      for f in against), "every comparison with libc states its condition: %s" % against)
 check(len(data["findings"]) >= 3, "findings: %s" % data["findings"])
 check(text.count("<li>") >= len(data["findings"]), "findings listed")
 for k in ("cpu", "features", "caches"):
