@@ -785,9 +785,7 @@ static int measure_all(struct bench *b)
 
 static const char *seq_name(const struct bench *b)
 {
-	const char *path = b->have_replay ? b->replay_path : b->dist_path;
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	return path_base(b->have_replay ? b->replay_path : b->dist_path);
 }
 
 static const char *seq_regime(const struct bench *b, size_t i)

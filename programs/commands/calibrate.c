@@ -43,6 +43,7 @@
 #include "measure.h"
 #include "outfile.h"
 #include "output.h"
+#include "sequence.h"
 #include "sizespec.h"
 #include "stats.h"
 #include "ucopy.h"
@@ -110,6 +111,11 @@ void help_calibrate(FILE *f)
 	      "                   on (default: $UCOPY_DATA_DIR, else the fleetbench files\n"
 	      "                   that ship with ucopy; without any, sizes drawn from\n"
 	      "                   four classes)\n"
+	      "  --replay FILE    a sequence `ucopy trace` recorded ('# ucopy sequence 1'):\n"
+	      "                   replayed in the verify phase as one more workload, in\n"
+	      "                   order with its alignments and distances, so the policy\n"
+	      "                   is kept only if it is not behind auto on it either;\n"
+	      "                   its times are printed on the 'replay' line\n"
 	      "  -v               progress on stderr even when it is not a terminal, and\n"
 	      "                   each phase's findings\n"
 	      "  -q               print nothing but errors\n\n"
@@ -128,6 +134,9 @@ struct run {
 	struct data_dir dists;            /* verify's distributions */
 	int have_dists;
 	size_t dists_verified;            /* files verify() timed */
+	const char *replay_path;          /* --replay */
+	struct replay replay;
+	int have_replay;
 	/* State. */
 	struct measure *m;
 	struct calibration cal;
@@ -853,16 +862,19 @@ static int verify(struct run *r)
 	nmix = have_files ? nfiles : sizeof classes / sizeof classes[0];
 	for (size_t i = 0; i < r->cal.npoints; i++)
 		total += 1 + (r->cal.point[i].size <= COLD_MAX_SIZE);
-	total += nmix;
+	total += nmix + (size_t)r->have_replay;
 	r->phase = "verify";
 	int rc = 0;
-	for (size_t i = 0; !rc && i < nmix; i++) {
-		struct copy_seq seq;
+	for (size_t i = 0; !rc && i < nmix + (size_t)r->have_replay; i++) {
+		struct copy_seq seq = { 0 };
 		struct cell c;
 		char name[32];
 		int got;
 		progress(r, done, total);
-		if (have_files) {
+		if (i == nmix) {
+			snprintf(name, sizeof name, "replay:%.24s", path_base(r->replay_path));
+			got = 0;
+		} else if (have_files) {
 			snprintf(name, sizeof name, "%s", strrchr(files[i], '/') + 1);
 			got = seq_file(&seq, files[i], 1 + i);
 		} else {
@@ -877,7 +889,11 @@ static int verify(struct run *r)
 			}
 			continue;
 		}
-		cell_for(&c, &seq, CAL_HOT);
+		/* The replay's offsets are its own: no base offsets added. */
+		if (i == nmix)
+			replay_cell(&c, &r->replay, CACHE_HOT);
+		else
+			cell_for(&c, &seq, CAL_HOT);
 		struct cal_check *chk = calibration_check(&r->cal, name, CAL_MIXED, 0);
 		double t = share(r, total - done);
 		rc = time_check(r, v, &c, t, 0, chk);
@@ -885,7 +901,7 @@ static int verify(struct run *r)
 			rc = time_check(r, v, &c, fmax(CONFIRM_FACTOR * t, CONFIRM_SECONDS), 0, chk);
 		copy_seq_free(&seq);
 		done++;
-		r->dists_verified += have_files && !rc;
+		r->dists_verified += have_files && i < nmix && !rc;
 		if (!rc && chk)
 			say(r, "verify %s: calibrated %.2f ns, auto %.2f, libc %.2f", name,
 			    chk->ns, chk->ref[CAL_REF_AUTO], chk->ref[CAL_REF_LIBC]);
@@ -1028,6 +1044,12 @@ static void report(const struct run *r, const char *path)
 		       r->dists.path, r->dists.from);
 	else
 		printf("verified  on sizes drawn from 4 classes (no distribution files)\n");
+	for (size_t i = 0; r->have_replay && i < cal->nchecks; i++)
+		if (!strncmp(cal->check[i].name, "replay:", 7))
+			printf("replay    %s (%zu calls): %s %.2f ns a call, auto %.2f, libc %.2f\n",
+			       r->replay_path, r->replay.seq.len,
+			       cal->accepted ? "calibrated" : "derived (not kept)", cal->check[i].ns,
+			       cal->check[i].ref[CAL_REF_AUTO], cal->check[i].ref[CAL_REF_LIBC]);
 	for (unsigned i = 0; i < cal->nnotes; i++)
 		printf("note      %s\n", cal->notes[i]);
 	printf("profile   %s\n", path);
@@ -1080,6 +1102,8 @@ int cmd_calibrate(int argc, char **argv)
 				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);
 		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--dist-dir", 0, &rc))) {
 			dist_dir = val;
+		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--replay", 0, &rc))) {
+			r.replay_path = val;
 		} else if (rc) {
 			return rc;
 		} else if (!strcmp(a, "--quick")) {
@@ -1103,6 +1127,11 @@ int cmd_calibrate(int argc, char **argv)
 	r.have_dists = data_dir_find(dist_dir, "--dist-dir", &r.dists, why, sizeof why);
 	if (r.have_dists < 0)
 		return cli_usage_error(CMD, "%s", why);
+	if (r.replay_path) {
+		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
+			return cli_usage_error(CMD, "%s", why);
+		r.have_replay = 1;
+	}
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
 	} else if (ucopy_profile_default_path(path, sizeof path)) {

@@ -863,8 +863,7 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 	ab_regime(a, REGIME_UNLEARNABLE, DIST_SEQ_UNLEARNABLE);
 	ab_regime(rep, REGIME_REPEATED, DIST_SEQ_REPEAT_DEFAULT);
 	for (size_t i = 0; i < nfiles; i++) {
-		const char *base = strrchr(files[i], '/');
-		base = base ? base + 1 : files[i];
+		const char *base = path_base(files[i]);
 		step(x, "ucopy vs libc: distribution %s, both regimes", base);
 		struct dist d;
 		char err[512];

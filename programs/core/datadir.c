@@ -196,3 +196,9 @@ int data_print_list(FILE *out)
 	}
 	return EXIT_OK;
 }
+
+const char *path_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}

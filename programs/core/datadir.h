@@ -52,6 +52,10 @@ void data_list_free(char **paths, size_t n);
 int data_dist_path(const char *arg, char *path, size_t len, char *err,
 		   size_t errlen);
 
+/* The file name of a path, after its last '/' (a distribution's or a
+ * sequence's name in tables). */
+const char *path_base(const char *path);
+
 /* `ucopy bench --list-dists`: the directory, how it was found, and each
  * distribution's name, format, number of sizes and mean size on out.
  * @return : an exit status (EXIT_USAGE when none is found or

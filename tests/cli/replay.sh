@@ -100,3 +100,15 @@ bad "repeat-len without the repeated regime" "--repeat-len is the length of the 
 bad "repeat-len 0" "bad --repeat-len '0' (expected 1..1048576 copies)" \
 	--dist "$dir/d.txt" --regime both --repeat-len 0
 bad "repeat-len too long" "bad --repeat-len '2M'" --dist "$dir/d.txt" --regime both --repeat-len 2M
+
+# calibrate --replay: the sequence is one more verify workload, its times on
+# a line of their own and in the profile's verify record.
+run calibrate --quick --seconds 0.3 --max-size 64K --replay "$seq" -o "$dir/prof"
+expect "calibrate --replay: verified on the replay, printed and recorded" sh -c "[ $rc -eq 0 ] &&
+	grep -Eq '^replay    $seq \\(5 calls\\): (calibrated|derived \\(not kept\\)) [0-9.]+ ns a call, auto [0-9.]+, libc [0-9.]+\$' '$out' &&
+	grep -Eq '^# verify mixed replay:small.seq derived=[0-9.]+ auto=' '$dir/prof'"
+run calibrate --quick --seconds 0.3 --max-size 64K -o "$dir/prof"
+expect "calibrate without --replay: no replay line" sh -c "[ $rc -eq 0 ] && ! grep -q '^replay' '$out' && ! grep -q 'replay:' '$dir/prof'"
+printf '# ucopy sequence 1\n0 8 0 0 0\n0 8 0 0 0 0\n' >"$dir/bad.seq"
+usage_error "calibrate --replay: a bad file is refused before measuring, with file:line" \
+	"$dir/bad.seq:3: more than 5 fields" calibrate --quick --replay "$dir/bad.seq" -o "$dir/prof2"
