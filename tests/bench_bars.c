@@ -328,8 +328,9 @@ static void bar_dist(struct arm *a)
 		die("bar 2", why);
 	if (found)
 		nfiles = data_list(dd.path, &files, 64);
-	printf("\n-- bar 2: fleetbench size distributions (%s/*.csv, %s) in both regimes, hot, random offsets "
-	       "0..63 from each file's alignment line on page offsets 0/2048; ratio = ucopy/glibc\n",
+	printf("\n-- bar 2: fleetbench size distributions (%s/*.csv, %s) in both regimes, hot, "
+	       "random offsets 0..63 from each file's alignment line on page offsets 0/2048; "
+	       "ratio = ucopy/glibc\n",
 	       found ? dd.path : "none", found ? dd.from : why);
 	if (!nfiles) {
 		bar_line(a, "BAR 2 [%s] distributions: SKIPPED (no distribution files; set "
