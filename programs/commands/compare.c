@@ -43,7 +43,7 @@ void help_compare(FILE *f)
 {
 	fputs("usage: ucopy compare A B [--workload NAME | --dist FILE | --sizes SPEC]\n"
 	      "                     [--assume-features LIST] [--fault-tolerant]\n"
-	      "                     [--cache STATE] [--runs N] [--seconds S]\n"
+	      "                     [--regime R] [--cache STATE] [--runs N] [--seconds S]\n"
 	      "                     [--margin PCT] [--seed N] [--json] [-q]\n"
 	      "       ucopy compare --list-workloads\n\n"
 	      "Times policy B against policy A on one workload, A and B interleaved\n"
@@ -66,6 +66,10 @@ void help_compare(FILE *f)
 	      "  --dist FILE            sizes drawn from a distribution file, or one\n"
 	      "                         that ships by name (Memcpy_Fleet; `ucopy bench\n"
 	      "                         --list-dists` lists them)\n"
+	      "  --regime R             the order of --dist's sizes: unlearnable\n"
+	      "                         (default; 65536 copies no predictor learns)\n"
+	      "                         or repeated (8192 copies played again and\n"
+	      "                         again; docs/bench.md)\n"
 	      "  --sizes SPEC           these sizes copied in turn (64 | 64,32 | 1-256);\n"
 	      "                         with cold-read: its sizes (default 4K)\n"
 	      "  --assume-features LIST resolve named policies for this CPU's features\n"
@@ -217,6 +221,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 			rc = set_once(&c->wo.name, v, "--workload");
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist", 0, &rc)))
 			rc = set_once(&c->wo.dist_path, v, "--dist");
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--regime", 0, &rc)))
+			rc = set_once(&c->wo.regime, v, "--regime");
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc)))
 			rc = set_once(&c->wo.sizes, v, "--sizes");
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--cache", 0, &rc)))
@@ -600,6 +606,8 @@ static void print_json(const struct compare *c, const struct workload *w,
 	json_key(&j, "b"); json_string(&j, c->p[1].spec);
 	json_key(&j, "workload"); json_string(&j, w->name);
 	json_key(&j, "workload_description"); json_string(&j, w->what);
+	json_key(&j, "regime");
+	json_string(&j, w->kind == WORKLOAD_DIST ? dist_regime_name(w->regime) : NULL);
 	json_key(&j, "cache"); json_string(&j, w->cache);
 	json_key(&j, "unit"); json_string(&j, w->unit);
 	json_key(&j, "unit_copies"); json_uint(&j, w->unit_copies ? w->unit_copies : 1);

@@ -131,22 +131,26 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 }
 
 static int setup_dist(struct workload *w, const char *arg, enum cache_state cache,
-		      uint64_t seed, char *err, size_t errlen)
+		      enum dist_regime regime, uint64_t seed, char *err, size_t errlen)
 {
+	size_t len = regime == REGIME_REPEATED ? DIST_SEQ_REPEAT_DEFAULT : DIST_SEQ_UNLEARNABLE;
+	char cond[128];
+	dist_regime_condition(regime, len, cond, sizeof cond);
+	w->regime = regime;
 	char path[4096];
 	if (data_dist_path(arg, path, sizeof path, err, errlen) < 0 ||
 	    dist_read_file(path, &w->dist, err, errlen) < 0)
 		return -1;
-	if (dist_sample(&w->dist, DIST_SEQ_UNLEARNABLE, seed, &w->seq) < 0)
+	if (dist_sample(&w->dist, len, seed, &w->seq) < 0)
 		return errmsg(err, errlen, "out of memory") - 1;
 	cell_init(&w->cell, &w->seq, cache, 0, 0);
 	w->cache = cache_name(cache);
 	w->unit = NULL;
 	w->unit_copies = 0;
 	snprintf(w->what, sizeof w->what,
-		 "%zu copies drawn from %.120s (%s, %zu sizes, mean %.0f bytes) in an order "
-		 "no predictor learns, cache %s", DIST_SEQ_UNLEARNABLE, path,
-		 dist_format_name(w->dist.format), w->dist.n, w->dist.mean, w->cache);
+		 "sizes drawn from %.110s (%s, %zu sizes, mean %.0f bytes), %.60s, cache %s",
+		 path, dist_format_name(w->dist.format), w->dist.n, w->dist.mean, cond,
+		 w->cache);
 	return 0;
 }
 
@@ -225,6 +229,13 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 		return errmsg(err, errlen,
 			    "--cache does not apply to workload '%s' (it lays out "
 			    "its own buffers)", name);
+	enum dist_regime regime = REGIME_UNLEARNABLE;
+	if (o->regime && kind != WORKLOAD_DIST)
+		return errmsg(err, errlen, "--regime orders the sizes of a distribution "
+			    "(expected --dist FILE or --workload dist:FILE)");
+	if (o->regime && dist_regime_parse(o->regime, &regime) < 0)
+		return errmsg(err, errlen, "bad regime '%s' (expected unlearnable or "
+			    "repeated)", o->regime);
 	enum cache_state cache = CACHE_HOT;
 	if (o->cache && cache_parse(o->cache, &cache) < 0)
 		return errmsg(err, errlen,
@@ -259,7 +270,7 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 		rc = setup_cold(w, o->sizes ? &s : NULL);
 		break;
 	case WORKLOAD_DIST:
-		rc = setup_dist(w, path, cache, o->seed, err, errlen);
+		rc = setup_dist(w, path, cache, regime, o->seed, err, errlen);
 		break;
 	default:
 		rc = setup_sizes(w, &s, cache);

@@ -15,7 +15,8 @@
  *                order, or flushed lines) into a hot destination; 4 KiB
  *                unless sizes are given.  The arm64 4.19 -> 5.15 report.
  *   dist:FILE    sizes drawn from a distribution file (as `ucopy bench
- *                --dist`), in the unlearnable regime (dist.h).
+ *                --dist`), in the unlearnable regime (dist.h) or, asked,
+ *                the repeated one.
  * and, for --sizes SPEC without a workload, the listed sizes in turn.
  */
 #ifndef UCOPY_WORKLOAD_H
@@ -61,6 +62,7 @@ struct workload_opts {
 	const char *dist_path;     /* --dist FILE, or NULL */
 	const char *sizes;         /* --sizes SPEC, or NULL */
 	const char *cache;         /* --cache STATE, or NULL (workload default) */
+	const char *regime;        /* --regime for dist:, or NULL (unlearnable) */
 	uint64_t seed;             /* for a distribution's sequence */
 };
 
@@ -71,6 +73,7 @@ struct workload {
 	const char *cache;         /* "hot", "warm", "cold", or the layout name */
 	struct copy_seq seq;
 	struct dist dist;          /* WORKLOAD_DIST only */
+	enum dist_regime regime;   /* WORKLOAD_DIST only */
 	struct cell cell;          /* points at seq: do not move a set-up workload */
 	/* A unit of work the original report counted (a payload, an iocb and its
 	 * event), for "time per unit"; unit_copies 0 when a copy is the unit. */

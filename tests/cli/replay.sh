@@ -112,3 +112,23 @@ expect "calibrate without --replay: no replay line" sh -c "[ $rc -eq 0 ] && ! gr
 printf '# ucopy sequence 1\n0 8 0 0 0\n0 8 0 0 0 0\n' >"$dir/bad.seq"
 usage_error "calibrate --replay: a bad file is refused before measuring, with file:line" \
 	"$dir/bad.seq:3: more than 5 fields" calibrate --quick --replay "$dir/bad.seq" -o "$dir/prof2"
+
+# compare on a distribution: the regime asked, named in the description.
+run compare word word --dist "$dir/d.txt" --regime repeated --runs 20 --seconds 0.05 -q --json
+expect "compare --regime repeated: named, with its length" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+assert c["regime"] == "repeated", c
+assert ", a repeated sequence of 8192 copies, cache hot" in c["workload_description"], c
+' "$out"
+run compare word word --dist "$dir/d.txt" --runs 20 --seconds 0.05 -q --json
+expect "compare --dist: unlearnable unless asked" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+assert c["regime"] == "unlearnable", c
+assert "sizes in an order no predictor learns (65536 copies)" in c["workload_description"], c
+' "$out"
+usage_error "compare --regime without a distribution" "--regime orders the sizes of a distribution" \
+	compare word word --sizes 64 --regime repeated
+usage_error "compare --regime both (one workload)" "bad regime 'both' (expected unlearnable or repeated)" \
+	compare word word --dist "$dir/d.txt" --regime both
