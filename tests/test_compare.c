@@ -198,7 +198,8 @@ static void test_verdict_text(void)
 static int setup(struct workload *w, const char *name, const char *dist,
 		 const char *sizes, const char *cache, char *err, size_t errlen)
 {
-	struct workload_opts o = { name, dist, sizes, cache, 42 };
+	struct workload_opts o = { .name = name, .dist_path = dist, .sizes = sizes,
+				   .cache = cache, .seed = 42 };
 	return workload_setup(w, &o, err, errlen);
 }
 
@@ -384,6 +385,16 @@ static void test_dist_and_sizes(void)
 	      "64-byte share %.3f, expected 0.75", (double)n64 / (double)w.seq.len);
 	CHECK(!strncmp(w.name, "dist:", 5), "name '%s'", w.name);
 	workload_free(&w);
+
+	/* The repeated regime: the start of the same draw. */
+	struct workload_opts o = { .dist_path = path, .regime = "repeated", .seed = 42 };
+	struct workload u;
+	CHECK(setup(&u, NULL, path, NULL, NULL, err, sizeof err) == 0, "%s", err);
+	CHECK(workload_setup(&w, &o, err, sizeof err) == 0 && w.regime == REGIME_REPEATED &&
+	      w.seq.len == DIST_SEQ_REPEAT_DEFAULT && u.regime == REGIME_UNLEARNABLE &&
+	      !memcmp(w.seq.op, u.seq.op, w.seq.len * sizeof *w.seq.op), "repeated: %s", err);
+	workload_free(&w);
+	workload_free(&u);
 
 	/* dist:FILE is the same as --dist FILE. */
 	char name[64];
