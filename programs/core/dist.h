@@ -72,7 +72,7 @@ const char *dist_format_name(enum dist_format f);
 
 struct copy_op {
 	size_t n;
-	uint32_t src_off, dst_off;  /* added to the cell's base offsets */
+	uint32_t src_off, dst_off;  /* added to the cell's base offsets (< 4096) */
 };
 
 struct copy_seq {
