@@ -29,9 +29,10 @@
  *  - Offsets: each side has a base offset within its page (0..4095) and each
  *    copy of a sequence may add its own (0..63 for a drawn sequence; a
  *    replayed one puts the distance in the destination's, up to 4095:
- *    sequence.h).  Slots are 64-byte multiples apart and both sides walk
- *    them in step, so (dst - src) mod 4096 and each side's offset mod 64
- *    hold for every copy (the page offset beyond that holds only in `hot`).
+ *    sequence.h).  Slots are 64-byte multiples apart, and cell_init()'s
+ *    sides walk equal regions in step, so (dst - src) mod 4096 and each
+ *    side's offset mod 64 hold for every copy (the page offset beyond that
+ *    holds only in `hot`).
  */
 #ifndef UCOPY_MEASURE_H
 #define UCOPY_MEASURE_H
