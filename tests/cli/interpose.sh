@@ -1,10 +1,10 @@
 # Real programs whose memcpy and memmove are ucopy's (LD_PRELOAD of
-# $B/tests/libpreload.so, tests/preload.c): each must give byte-identical
+# $B/libucopy-preload.so, preload/preload.c): each must give byte-identical
 # output to a run without it, and finish (a first use that copies through
 # the public entries hung bash at its first copy).
 . tests/cli/lib.sh
 
-pre=$PWD/$B/tests/libpreload.so
+pre=$PWD/$B/libucopy-preload.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 
@@ -37,7 +37,7 @@ same() {
 LD_PRELOAD=$pre LD_DEBUG=bindings sort /dev/null 2>"$tmp/bind" >/dev/null
 rc=$?
 expect "interpose: sort's memcpy binds to the interposer" \
-	grep -q "to .*libpreload.so.*symbol \`memcpy'" "$tmp/bind"
+	grep -q "to .*libucopy-preload.so.*symbol \`memcpy'" "$tmp/bind"
 
 awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%d %s\n", int(rand() * 1e9), substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 26) }' >"$tmp/in"
 same "bash -c" bash -c 'x=$(printf "%05000d" 7); echo "${#x} ${x:4990}"; for i in 1 2 3; do echo $i; done'
