@@ -145,7 +145,13 @@ $(B)/tests/trace_prog: tests/trace_prog.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
 
-check: all $(TEST_BIN) $(B)/tests/trace_prog
+# Copies before main, in threads, after fork, through _chk (tests/cli/preload.sh).
+$(B)/tests/preload_prog: tests/preload_prog.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $< -ldl
+
+check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless

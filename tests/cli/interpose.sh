@@ -55,3 +55,12 @@ print(hashlib.sha256(b2).hexdigest())'
 else
 	echo "SKIP interpose: python3: not installed"
 fi
+if command -v git >/dev/null; then
+	# A fresh repository each run: the same content gives the same ids.
+	same "git init, hash-object -w, cat-file" sh -c '
+		d=$(mktemp -d "$1/git.XXXXXX") && cd "$d" && git init -q . &&
+		git hash-object -w "$1/in" && printf "line %s\n" 1 2 3 | git hash-object --stdin &&
+		git cat-file -p "$(git hash-object "$1/in")" | cksum' sh "$tmp"
+else
+	echo "SKIP interpose: git: not installed"
+fi
