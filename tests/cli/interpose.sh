@@ -8,15 +8,7 @@ pre=$PWD/$B/libucopy-preload.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 
-if [ ! -f "$pre" ]; then
-	echo "SKIP interpose: $pre is not built"
-	exit 0
-fi
-# A sanitized build's interposer needs its runtime loaded first.
-if ! env LD_PRELOAD="$pre" true 2>"$err"; then
-	echo "SKIP interpose: the interposer does not load here ($(head -c 120 "$err"))"
-	exit 0
-fi
+needs_preload interpose
 
 # same NAME CMD...: the output with the interposer equals the output without.
 same() {

@@ -4,15 +4,7 @@
 . tests/cli/lib.sh
 
 prog=$B/tests/preload_prog
-if [ ! -x "$prog" ] || [ ! -f "$B/libucopy-preload.so" ]; then
-	echo "SKIP preload: $prog or $B/libucopy-preload.so is not built"
-	exit 0
-fi
-# A sanitized build's interposer needs its runtime loaded first.
-if ! env LD_PRELOAD="$PWD/$B/libucopy-preload.so" true 2>"$err"; then
-	echo "SKIP preload: the interposer does not load here ($(head -c 120 "$err"))"
-	exit 0
-fi
+needs_preload preload "$prog"
 
 # Before main, four threads, a forked child, the _chk forms: all ucopy's.
 run run -- "$prog"

@@ -5,14 +5,7 @@
 . tests/cli/lib.sh
 
 prog=$B/tests/trace_prog
-if [ ! -x "$prog" ] || [ ! -f "$B/libucopy-preload.so" ]; then
-	echo "SKIP trace: $prog or $B/libucopy-preload.so is not built"
-	exit 0
-fi
-if ! env LD_PRELOAD="$PWD/$B/libucopy-preload.so" true 2>"$err"; then
-	echo "SKIP trace: the interposer does not load here ($(head -c 120 "$err"))"
-	exit 0
-fi
+needs_preload trace "$prog"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 
