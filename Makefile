@@ -145,13 +145,20 @@ $(B)/tests/trace_prog: tests/trace_prog.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
 
+# 10M small copies timed in the loop: the interposer's and the recording's
+# cost per call (docs/trace.md); built by make check, run by hand.
+$(B)/tests/copy_loop: tests/copy_loop.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
+
 # Copies before main, in threads, after fork, through _chk (tests/cli/preload.sh).
 $(B)/tests/preload_prog: tests/preload_prog.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog
+check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog $(B)/tests/copy_loop
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless

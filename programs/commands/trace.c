@@ -177,8 +177,16 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 		recorded += t[i].th->n;
 	}
 	fprintf(f, "# ucopy sequence 1\n# program:");
-	for (char **a = argv; *a; a++)
-		fprintf(f, " %s", *a);
+	/* One comment line: a newline in an argument (python3 -c 'a script')
+	 * would end it, and the rest would be read as calls. */
+	for (char **a = argv; *a; a++) {
+		fputc(' ', f);
+		for (const char *c = *a; *c; c++)
+			if (*c == '\n')
+				fputs("\\n", f);
+			else
+				fputc((unsigned char)*c < ' ' ? ' ' : *c, f);
+	}
 	fprintf(f, "\n# %zu process%s, %zu thread%s, %llu calls, %llu recorded\n", nproc,
 		nproc == 1 ? "" : "es", nt, nt == 1 ? "" : "s", (unsigned long long)calls,
 		(unsigned long long)recorded);
