@@ -91,6 +91,7 @@ static void *inner_memmove(void *dst, const void *src, size_t n)
  * (dst - src) mod 4096, packed in 64 bits. */
 #define REC_SIZE_MAX ((1ull << 40) - 1)
 #define DEFAULT_CAP (1u << 22)
+#define HUGE_FROM ((size_t)2 << 20)
 
 struct thread_rec {
 	struct thread_rec *next;
@@ -155,8 +156,10 @@ static struct thread_rec *thread_rec_new(void)
 	if (t == MAP_FAILED)
 		return NULL;
 	/* A page fault every 512 records was most of the recording's cost
-	 * (docs/trace.md); huge pages take one per 256K. */
-	madvise(t, len, MADV_HUGEPAGE);
+	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
+	 * 2 MiB: a thread that copies a few times must not hold a huge page. */
+	if (len > HUGE_FROM)
+		madvise((char *)t + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
 	t->first_ns = now_ns();
 	t->every = 1;
 	t->tid = syscall(SYS_gettid);

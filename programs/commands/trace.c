@@ -47,12 +47,13 @@ void help_trace(FILE *f)
 	      "             the size classes, and that entropy given the previous\n"
 	      "             call's class (bits a predictor that knows the previous\n"
 	      "             class still lacks: 0 is fully predictable)\n\n"
-	      "Copies made before the interposer's own constructor, after its\n"
-	      "destructor, inside a signal handler that interrupted a copy, or by a\n"
-	      "process that ends with _exit or exec are not recorded.\n\n"
+	      "Copies made after the interposer's destructor, inside a signal handler\n"
+	      "that interrupted a copy, or by a process that ends with _exit or exec\n"
+	      "are not recorded; those before main (other libraries' constructors)\n"
+	      "are.  Children write their own records, which are merged.\n\n"
 	      "exit status: CMD's (128+N when killed by signal N) once the files are\n"
-	      "written; 1 they could not be; 2 bad input (command line, a malformed\n"
-	      "file: 'FILE:LINE: what was expected')\n", f);
+	      "written; 1 they could not be, or no copy was recorded; 2 bad input\n"
+	      "(command line, a malformed file: 'FILE:LINE: what was expected')\n", f);
 }
 
 /*=====   --summary   =====*/
@@ -305,7 +306,12 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 			t[k++].th = &files[i].thread[j];
 			total += files[i].thread[j].n;
 		}
-	if (t && rc == EXIT_OK) {
+	if (t && rc == EXIT_OK && total == 0) {
+		cli_error("no copies were recorded (a process writes its record at exit: one "
+			  "killed by a signal, or ended by _exit or exec, leaves none); nothing "
+			  "written");
+		rc = EXIT_FAIL;
+	} else if (t && rc == EXIT_OK) {
 		qsort(t, nt, sizeof *t, by_first);
 		char seq[8192], csv[8192];
 		snprintf(seq, sizeof seq, "%s.seq", out);

@@ -73,3 +73,6 @@ usage_error "trace: no '--'" "no program to trace" trace
 usage_error "trace: a bad --cap" "bad --cap '1'" trace --cap 1 -- true
 usage_error "trace: a program that does not exist" "cannot run" trace -o "$tmp/x" -- /nonexistent/x
 expect "trace: nothing left behind when the program could not run" [ -z "$(ls -d "$tmp"/x* 2>/dev/null)" ]
+run trace -o "$tmp/k" -- sh -c 'kill -KILL $$'
+expect "trace: a program that leaves no record is an error, and nothing is written" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no copies were recorded' '$err' && [ -z \"\$(ls -d '$tmp'/k* 2>/dev/null)\" ]"
