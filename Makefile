@@ -152,13 +152,20 @@ $(B)/tests/copy_loop: tests/copy_loop.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
 
-# Copies before main, in threads, after fork, through _chk (tests/cli/preload.sh).
+# Copies before main, in threads, after fork, through _chk, in a library it
+# dlopens (tests/cli/preload.sh).
 $(B)/tests/preload_prog: tests/preload_prog.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog $(B)/tests/copy_loop
+$(B)/tests/libpreload_dl.so: tests/preload_dl.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
+
+check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog $(B)/tests/libpreload_dl.so \
+	$(B)/tests/copy_loop
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless

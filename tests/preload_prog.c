@@ -4,7 +4,9 @@
  * threads at once, in a forked child, through the _chk forms; each copy
  * checked byte for byte.  "chk-overflow" makes a __memcpy_chk that
  * overflows its destination, which must end the process as glibc's
- * __chk_fail does.  Prints which object its memcpy is (dladdr) and "ok".
+ * __chk_fail does.  Prints which object its memcpy is (dladdr), which
+ * object the memcpy of a library it dlopens (argv[1], when given) is, and
+ * "ok".
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -87,6 +89,24 @@ int main(int argc, char **argv)
 	void *volatile fn = (void *)memcpy;
 	if (dladdr(fn, &info) && info.dli_fname)
 		printf("memcpy is in %s\n", info.dli_fname);
+	if (argc > 1) {
+		void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+		const char *(*dl_copy)(void *, const void *, size_t) =
+			h ? (const char *(*)(void *, const void *, size_t))dlsym(h, "dl_copy") : NULL;
+		char a[300], b[300];
+		for (int i = 0; i < 300; i++)
+			a[i] = (char)i;
+		if (!dl_copy) {
+			printf("FAIL: cannot load %s: %s\n", argv[1], dlerror());
+			return 1;
+		}
+		const char *where = dl_copy(b, a, 300);
+		if (memcmp(a, b, 300)) {
+			puts("FAIL: a copy in a dlopen'ed library");
+			return 1;
+		}
+		printf("the dlopen'ed library's memcpy is in %s\n", where);
+	}
 	if (!before_main_ok) {
 		puts("FAIL: a copy before main");
 		return 1;
