@@ -76,3 +76,13 @@ expect "trace: nothing left behind when the program could not run" [ -z "$(ls -d
 run trace -o "$tmp/k" -- sh -c 'kill -KILL $$'
 expect "trace: a program that leaves no record is an error, and nothing is written" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no copies were recorded' '$err' && [ -z \"\$(ls -d '$tmp'/k* 2>/dev/null)\" ]"
+
+# Two processes of the program under a shell: both records merged, each
+# thread's calls still together and in order.
+run trace -o "$tmp/f" -- sh -c "'$PWD/$prog'; '$PWD/$prog'"
+expect "trace: the processes a program starts are merged" \
+	sh -c "[ $rc -eq 0 ] && grep -qE '^# [2-9][0-9]* processes' '$tmp/f.seq' &&
+		[ \$(grep -c '^[0-9]* 50000 0 63 4095\$' '$tmp/f.seq') -eq 2 ] &&
+		[ \$(grep -c '^[0-9]* 1000 5 32 3995\$' '$tmp/f.seq') -eq 2 ]"
+run trace --summary "$tmp/f.seq"
+expect "trace: the merged file reads back" [ "$rc" -eq 0 ]
