@@ -101,6 +101,11 @@ struct thread_rec {
 	uint64_t every;        /* one call in `every` is recorded (a power of 2) */
 	long tid;
 	unsigned idx;          /* in order of first copy in this process */
+	/* At exit: the records written and the thread's index in the file
+	 * (threads still starting then are left out, and the rest numbered
+	 * without a gap). */
+	uint64_t out_n;
+	unsigned out_idx;
 	uint64_t rec[];
 };
 
@@ -285,31 +290,34 @@ static void trace_write(void)
 	out_str(op, "# ucopy sequence 1\n# process ");
 	out_u64(op, (uint64_t)getpid());
 	out_str(op, ", recorded by libucopy-preload.so\n");
+	unsigned written = 0;
 	for (unsigned k = 0; k < n; k++)
-		for (struct thread_rec *t = threads; t; t = t->next)
-			if (t->idx == k) {
-				out_str(op, "# thread ");
-				out_u64(op, k);
-				out_str(op, " pid ");
-				out_u64(op, (uint64_t)getpid());
-				out_str(op, " tid ");
-				out_u64(op, (uint64_t)t->tid);
-				out_str(op, " first_ns ");
-				out_u64(op, t->first_ns);
-				out_str(op, " calls ");
-				out_u64(op, t->calls);
-				out_str(op, " every ");
-				out_u64(op, t->every);
-				out_str(op, "\n");
-			}
+		for (struct thread_rec *t = threads; t; t = t->next) {
+			if (t->idx != k || !(t->out_n = t->n))
+				continue;
+			t->out_idx = written++;
+			out_str(op, "# thread ");
+			out_u64(op, t->out_idx);
+			out_str(op, " pid ");
+			out_u64(op, (uint64_t)getpid());
+			out_str(op, " tid ");
+			out_u64(op, (uint64_t)t->tid);
+			out_str(op, " first_ns ");
+			out_u64(op, t->first_ns);
+			out_str(op, " calls ");
+			out_u64(op, t->calls);
+			out_str(op, " every ");
+			out_u64(op, t->every);
+			out_str(op, "\n");
+		}
 	for (unsigned k = 0; k < n; k++)
 		for (struct thread_rec *t = threads; t; t = t->next) {
 			if (t->idx != k)
 				continue;
-			uint64_t held = t->n;
+			uint64_t held = t->out_n;
 			for (uint64_t r = 0; r < held; r++) {
 				uint64_t v = t->rec[r];
-				out_u64(op, k);
+				out_u64(op, t->out_idx);
 				out_str(op, " ");
 				out_u64(op, v >> 24);
 				out_str(op, " ");
