@@ -130,13 +130,12 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 # libucopy-preload.so: with LD_PRELOAD, any dynamically linked program's
 # memcpy, memmove, mempcpy and their _chk forms are ucopy's (preload/preload.c;
 # `ucopy run`, `ucopy trace`, `ucopy compare A B -- CMD` use it).  The
-# library is linked in whole; only the six entries are exported.  No loop
-# of the interposer may become a memcpy call: it would re-enter itself.
+# library is linked in whole; only the six entries are exported.
 PRELOAD := $(B)/libucopy-preload.so
 $(PRELOAD): preload/preload.c preload/preload.map $(B)/libucopy.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) -fno-tree-loop-distribute-patterns $(LDFLAGS) -shared \
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared \
 		-Wl,--version-script=preload/preload.map -o $@ $< $(B)/libucopy.a -ldl
 
 # A program whose copies `ucopy trace` must report exactly (tests/cli/trace.sh).

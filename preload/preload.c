@@ -23,6 +23,10 @@
  * of the entries goes to the C library's function (found once, by the
  * constructor), or to a byte loop before that: it never comes back into
  * ucopy, so neither an endless recursion nor a nested record can happen.
+ * The same rule covers a loop of this file that the compiler turns into a
+ * memcpy call: everything here but the entries runs inside one, and the
+ * byte loops the re-entry path may take store through volatile pointers,
+ * which no compiler turns into a call.
  * A signal handler that copies while its thread is inside an entry gets the
  * C library's copy for the same reason.
  */
@@ -45,6 +49,12 @@
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
 extern void __chk_fail(void) __attribute__((noreturn));
+/* glibc's, which <string.h> declares only under _FORTIFY_SOURCE. */
+void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n,
+		   size_t destlen);
+void *__memmove_chk(void *dst, const void *src, size_t n, size_t destlen);
+void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n,
+		    size_t destlen);
 
 typedef void *copy_fn(void *, const void *, size_t);
 

@@ -4,7 +4,7 @@
 # the public entries hung bash at its first copy).
 . tests/cli/lib.sh
 
-pre=$PWD/$B/libucopy-preload.so
+pre=$BABS/libucopy-preload.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 

@@ -3,6 +3,8 @@
 B=${B:-build}
 UCOPY=${UCOPY:-$B/ucopy}
 out=$(mktemp) err=$(mktemp)
+# $B as an absolute path, for what runs elsewhere (LD_PRELOAD, dlopen).
+case $B in /*) BABS=$B ;; *) BABS=$PWD/$B ;; esac
 trap 'rm -f "$out" "$err"' EXIT
 
 # run ARGS...: runs ucopy, leaving stdout in $out, stderr in $err, status in $rc.
@@ -52,7 +54,7 @@ needs_preload() {
 			exit 0
 		fi
 	done
-	if ! env LD_PRELOAD="$PWD/$B/libucopy-preload.so" true 2>"$err"; then
+	if ! env LD_PRELOAD="$BABS/libucopy-preload.so" true 2>"$err"; then
 		echo "SKIP $name: the interposer does not load here ($(head -c 120 "$err"))"
 		exit 0
 	fi

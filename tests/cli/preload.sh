@@ -7,7 +7,7 @@ prog=$B/tests/preload_prog
 needs_preload preload "$prog" "$B/tests/libpreload_dl.so"
 
 # Before main, four threads, a forked child, the _chk forms: all ucopy's.
-run run -- "$prog" "$PWD/$B/tests/libpreload_dl.so"
+run run -- "$prog" "$BABS/tests/libpreload_dl.so"
 expect "preload: copies before main, in threads, after fork, through _chk, in a dlopen'ed library, are right" \
 	[ "$rc" -eq 0 ]
 expect "preload: the program's memcpy is the interposer's" \

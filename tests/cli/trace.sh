@@ -79,7 +79,7 @@ expect "trace: a program that leaves no record is an error, and nothing is writt
 
 # Two processes of the program under a shell: both records merged, each
 # thread's calls still together and in order.
-run trace -o "$tmp/f" -- sh -c "'$PWD/$prog'; '$PWD/$prog'"
+run trace -o "$tmp/f" -- sh -c "'$BABS/tests/trace_prog'; '$BABS/tests/trace_prog'"
 expect "trace: the processes a program starts are merged" \
 	sh -c "[ $rc -eq 0 ] && grep -qE '^# [2-9][0-9]* processes' '$tmp/f.seq' &&
 		[ \$(grep -c '^[0-9]* 50000 0 63 4095\$' '$tmp/f.seq') -eq 2 ] &&
