@@ -13,6 +13,7 @@
 
 #include "child.h"
 #include "cli.h"
+#include "dist.h"
 #include "seqfile.h"
 
 #define CMD "trace"
@@ -218,7 +219,9 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 	return fclose(f) || bad ? -1 : 0;
 }
 
-/* The fleetbench form: sizes with their probabilities, the overlap line,
+/* @return : 0, -1 on a write error, 1 when no copy fits a distribution
+ * (nothing written).
+ * The fleetbench form: sizes with their probabilities, the overlap line,
  * the alignment line (P(a pointer's alignment is exactly 2^i), from both
  * pointers of every call; offset 0 in a cache line counts as 64). */
 static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total)
@@ -227,15 +230,25 @@ static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total
 	if (!sz)
 		return -1;
 	double align[7] = { 0 };
-	size_t k = 0;
+	size_t k = 0, over = 0;
 	for (size_t i = 0; i < nt; i++)
 		for (size_t j = 0; j < t[i].th->n; j++) {
 			const struct seq_call *c = &t[i].th->call[j];
+			/* --dist refuses a size past DIST_MAX_SIZE: the file says
+			 * how many copies it leaves out rather than being refused. */
+			if (c->size > DIST_MAX_SIZE) {
+				over++;
+				continue;
+			}
 			sz[k++] = c->size;
 			unsigned off[2] = { c->src_align, c->dst_align };
 			for (int p = 0; p < 2; p++)
 				align[off[p] ? __builtin_ctz(off[p]) : 6]++;
 		}
+	if (!k) {
+		free(sz);
+		return 1;
+	}
 	qsort(sz, k, sizeof *sz, by_size);
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -244,6 +257,9 @@ static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total
 	}
 	fprintf(f, "# ucopy trace: %zu recorded copies; sizes, overlap (not recorded: 0:1), "
 		"alignment\n", k);
+	if (over)
+		fprintf(f, "# %zu copies over %zu MiB left out (the most a distribution names)\n",
+			over, DIST_MAX_SIZE >> 20);
 	for (size_t i = 0; i < k;) {
 		size_t j = i;
 		while (j < k && sz[j] == sz[i])
@@ -312,6 +328,7 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 			  "written");
 		rc = EXIT_FAIL;
 	} else if (t && rc == EXIT_OK) {
+		int wrc;
 		qsort(t, nt, sizeof *t, by_first);
 		char seq[8192], csv[8192];
 		snprintf(seq, sizeof seq, "%s.seq", out);
@@ -319,10 +336,13 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 		if (write_seq(seq, t, nt, argv, nfiles, cap) < 0) {
 			cli_error("cannot write '%s': %s", seq, strerror(errno));
 			rc = EXIT_FAIL;
-		} else if (write_csv(csv, t, nt, total) < 0) {
+		} else if ((wrc = write_csv(csv, t, nt, total)) < 0) {
 			cli_error("cannot write '%s': %s", csv, strerror(errno));
 			rc = EXIT_FAIL;
 		} else {
+			if (wrc)
+				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
+					"than a distribution may name\n", csv, DIST_MAX_SIZE >> 20);
 			fprintf(stderr, "ucopy trace: %llu copies in %zu thread%s of %zu process%s: "
 				"%s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
 				nfiles, nfiles == 1 ? "" : "es", seq, csv);
