@@ -64,12 +64,12 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
 .PHONY: FORCE all lib check check-asan check-generic check-emulated check-ubsan bench fuzz report install uninstall clean help
-all: lib $(B)/ucopy
+all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
 
 help:
-	@echo "make            build $(B)/libucopy.a, $(B)/libucopy.so and $(B)/ucopy"
+	@echo "make            build $(B)/libucopy.a, $(B)/libucopy.so, $(B)/libucopy-preload.so and $(B)/ucopy"
 	@echo "make check      build and run every test (last line: N passed, N failed)"
 	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
 	@echo "make check-generic  the library without its port (PORT=generic), its tests (in $(B)-generic)"
@@ -77,7 +77,7 @@ help:
 	@echo "make bench      the speed comparisons, side by side"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
-	@echo "make install    install header, libraries, ucopy.pc, the command and the distributions"
+	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command and the distributions"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR"
 
@@ -96,9 +96,12 @@ $(B)/%.o: %.S
 # a `make install PREFIX=...` after a plain `make` needs.
 $(B)/programs/core/datadir.o: PRG_CPPFLAGS += -DUCOPY_DATADIR='"$(DISTDIR)"'
 $(B)/programs/core/datadir.o: $(B)/datadir.stamp
+# child.o likewise for libucopy-preload.so (programs/core/child.h).
+$(B)/programs/core/child.o: PRG_CPPFLAGS += -DUCOPY_LIBDIR='"$(LIBDIR)"'
+$(B)/programs/core/child.o: $(B)/datadir.stamp
 $(B)/datadir.stamp: FORCE
 	@mkdir -p $(B)
-	$(Q)echo '$(DISTDIR)' | cmp -s - $@ || echo '$(DISTDIR)' >$@
+	$(Q)echo '$(DISTDIR) $(LIBDIR)' | cmp -s - $@ || echo '$(DISTDIR) $(LIBDIR)' >$@
 
 $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -124,14 +127,44 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(PRG_INC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $< $(PRG_LIBOBJ) $(B)/libucopy.a $(LDLIBS)
 
-# An LD_PRELOAD interposer whose memcpy and memmove are ucopy's
-# (tests/cli/interpose.sh runs real programs under it).
-$(B)/tests/libpreload.so: tests/preload.c $(B)/libucopy.a
+# libucopy-preload.so: with LD_PRELOAD, any dynamically linked program's
+# memcpy, memmove, mempcpy and their _chk forms are ucopy's (preload/preload.c;
+# `ucopy run`, `ucopy trace`, `ucopy compare A B -- CMD` use it).  The
+# library is linked in whole; only the six entries are exported.
+PRELOAD := $(B)/libucopy-preload.so
+$(PRELOAD): preload/preload.c preload/preload.map $(B)/libucopy.a
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared -o $@ $< $(B)/libucopy.a
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared \
+		-Wl,--version-script=preload/preload.map -o $@ $< $(B)/libucopy.a -ldl
 
-check: all $(TEST_BIN) $(B)/tests/libpreload.so
+# A program whose copies `ucopy trace` must report exactly (tests/cli/trace.sh).
+$(B)/tests/trace_prog: tests/trace_prog.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
+
+# 10M small copies timed in the loop: the interposer's and the recording's
+# cost per call (docs/trace.md); built by make check, run by hand.
+$(B)/tests/copy_loop: tests/copy_loop.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
+
+# Copies before main, in threads, after fork, through _chk, in a library it
+# dlopens (tests/cli/preload.sh).
+$(B)/tests/preload_prog: tests/preload_prog.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $< -ldl
+
+$(B)/tests/libpreload_dl.so: tests/preload_dl.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
+
+check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog $(B)/tests/libpreload_dl.so \
+	$(B)/tests/copy_loop
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless
@@ -203,6 +236,7 @@ install: all $(B)/ucopy.pc
 	$(Q)install -m 755 $(B)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION)
 	$(Q)ln -sf libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libucopy.so
+	$(Q)install -m 755 $(PRELOAD) $(DESTDIR)$(LIBDIR)/libucopy-preload.so
 	$(Q)install -m 644 $(B)/ucopy.pc $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc
 	$(Q)install -m 755 $(B)/ucopy $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)install -d $(DESTDIR)$(DISTDIR)
@@ -212,7 +246,7 @@ install: all $(B)/ucopy.pc
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(LIBDIR)/libucopy.a \
 		$(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
-		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
+		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(LIBDIR)/libucopy-preload.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)rm -f $(addprefix $(DESTDIR)$(DISTDIR)/,$(notdir $(DIST_FILES)))
 	$(Q)rmdir $(DESTDIR)$(DISTDIR) $(DESTDIR)$(DATADIR)/ucopy 2>/dev/null || true
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cli.h"
 #include "json.h"
 #include "machine.h"
@@ -45,7 +46,9 @@ void help_compare(FILE *f)
 	      "                     [--assume-features LIST] [--fault-tolerant]\n"
 	      "                     [--regime R] [--cache STATE] [--runs N] [--seconds S]\n"
 	      "                     [--margin PCT] [--seed N] [--json] [-q]\n"
-	      "       ucopy compare --list-workloads\n\n"
+	      "       ucopy compare --list-workloads\n", f);
+	help_compare_program(f);
+	fputs("\nWithout '--', a workload:\n"
 	      "Times policy B against policy A on one workload, A and B interleaved\n"
 	      "round by round, and says whether B is slower, faster or the same.\n"
 	      "A and B are named policies (linux-4.19, axboe-2018, linux-6.3,\n"
@@ -784,6 +787,9 @@ static void list_workloads(void)
 
 int cmd_compare(int argc, char **argv)
 {
+	int dd = child_dashdash(argc, argv);
+	if (dd)
+		return compare_program(argc, argv, dd);
 	struct compare c;
 	memset(&c, 0, sizeof c);
 	int rc = parse_args(&c, argc, argv);

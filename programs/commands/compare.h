@@ -31,6 +31,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stats.h"
 
@@ -80,5 +81,10 @@ void compare_verdict(const struct stats_interval *ratio, double margin,
  *           inconclusive). */
 int compare_samples(const double *a, const double *b, size_t n, double margin,
 		    struct stats_interval *ratio, struct verdict *v);
+
+/* `ucopy compare A B [...] -- CMD ARGS` (compare_prog.c): argv[dd] is
+ * the "--". */
+int compare_program(int argc, char **argv, int dd);
+void help_compare_program(FILE *f);
 
 #endif

@@ -11,10 +11,14 @@ static const struct command commands[] = {
 	  cmd_features, help_features },
 	{ "bench", "time kernels and policies over sizes, alignments, distances and caches",
 	  cmd_bench, help_bench },
-	{ "compare", "A/B two policies on a workload: perf-stat blocks, ratio, verdict",
+	{ "compare", "A/B two policies on a workload or a whole program: ratio, verdict",
 	  cmd_compare, help_compare },
 	{ "calibrate", "measure this machine, derive the calibrated policy, save a profile",
 	  cmd_calibrate, help_calibrate },
+	{ "run", "run a program with ucopy's memcpy (LD_PRELOAD of libucopy-preload.so)",
+	  cmd_run, help_run },
+	{ "trace", "record a program's copies: sizes, alignments, order; summarize a trace",
+	  cmd_trace, help_trace },
 	{ "report", "run the lab and write one self-contained HTML report with charts",
 	  cmd_report, help_report },
 };
@@ -39,6 +43,7 @@ static void usage(FILE *f)
 	fputs("\nenvironment:\n"
 	      "  UCOPY_POLICY   policy for ucopy_memcpy (a name or policy text)\n"
 	      "  UCOPY_PROFILE  calibration profile to load\n"
+	      "  UCOPY_PRELOAD  libucopy-preload.so for run, trace and compare -- CMD\n"
 	      "\nexit status: 0 done, 1 the work failed (output that could not be\n"
 	      "written included), 2 bad input (command line, environment, files)\n", f);
 }
@@ -85,7 +90,8 @@ static int run(int argc, char **argv)
 	const struct command *c = find(a);
 	if (!c)
 		return cli_usage_error(NULL, "unknown command '%s'", a);
-	for (int i = 2; i < argc; i++)
+	/* Past "--" the words are the program's (ucopy run -- CMD --help). */
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			c->help(stdout);
 			return EXIT_OK;

@@ -29,6 +29,10 @@ int cmd_compare(int argc, char **argv);
 void help_compare(FILE *f);
 int cmd_calibrate(int argc, char **argv);
 void help_calibrate(FILE *f);
+int cmd_run(int argc, char **argv);
+void help_run(FILE *f);
+int cmd_trace(int argc, char **argv);
+void help_trace(FILE *f);
 int cmd_report(int argc, char **argv);
 void help_report(FILE *f);
 

@@ -35,7 +35,9 @@ static const struct {
 /* Not in errno: counters_open(disable_all) marks counters with it. */
 #define ERR_DISABLED (-1)
 
-static int open_event(enum counter i, int group_fd)
+/* pid 0: the calling thread.  A child's counters (pid > 0) count it and
+ * every process and thread it starts (inherit), from its exec on. */
+static int open_event(enum counter i, int group_fd, pid_t pid)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
@@ -46,10 +48,14 @@ static int open_event(enum counter i, int group_fd)
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, 0);
+	if (pid > 0) {
+		a.inherit = 1;
+		a.enable_on_exec = a.disabled;
+	}
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group_fd, 0);
 }
 
-int counters_open(struct counters *c, int disable_all)
+static int open_all(struct counters *c, int disable_all, pid_t pid)
 {
 	memset(c, 0, sizeof *c);
 	c->leader = -1;
@@ -63,7 +69,7 @@ int counters_open(struct counters *c, int disable_all)
 		/* The first hardware event that opens leads the group; if cycles
 		 * is refused the others may still be counted. */
 		int group = events[i].type == PERF_TYPE_HARDWARE ? c->leader : -1;
-		int fd = open_event((enum counter)i, group);
+		int fd = open_event((enum counter)i, group, pid);
 		if (fd < 0) {
 			c->err[i] = errno;
 			continue;
@@ -74,6 +80,16 @@ int counters_open(struct counters *c, int disable_all)
 		n++;
 	}
 	return n;
+}
+
+int counters_open(struct counters *c, int disable_all)
+{
+	return open_all(c, disable_all, 0);
+}
+
+int counters_open_child(struct counters *c, pid_t pid)
+{
+	return open_all(c, 0, pid);
 }
 
 void counters_close(struct counters *c)

@@ -14,6 +14,7 @@
 #define UCOPY_COUNTERS_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 enum counter {
 	CTR_CYCLES,
@@ -34,6 +35,12 @@ struct counters {
  * perf_event_open entirely (everything reads unavailable, "disabled").
  * @return : the number of counters available (0 is not an error). */
 int counters_open(struct counters *c, int disable_all);
+/* Opens the counters for process `pid`, a child stopped before its exec:
+ * they count from the exec on, the child and every process and thread it
+ * starts, with no counters_start()/counters_stop(); read them once it has
+ * been waited for.
+ * @return : the number of counters available (0 is not an error). */
+int counters_open_child(struct counters *c, pid_t pid);
 void counters_close(struct counters *c);
 /* Counting runs between start and stop; totals accumulate. */
 void counters_start(struct counters *c);

@@ -1,22 +1,14 @@
 # Real programs whose memcpy and memmove are ucopy's (LD_PRELOAD of
-# $B/tests/libpreload.so, tests/preload.c): each must give byte-identical
+# $B/libucopy-preload.so, preload/preload.c): each must give byte-identical
 # output to a run without it, and finish (a first use that copies through
 # the public entries hung bash at its first copy).
 . tests/cli/lib.sh
 
-pre=$PWD/$B/tests/libpreload.so
+pre=$BABS/libucopy-preload.so
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 
-if [ ! -f "$pre" ]; then
-	echo "SKIP interpose: $pre is not built"
-	exit 0
-fi
-# A sanitized build's interposer needs its runtime loaded first.
-if ! env LD_PRELOAD="$pre" true 2>"$err"; then
-	echo "SKIP interpose: the interposer does not load here ($(head -c 120 "$err"))"
-	exit 0
-fi
+needs_preload interpose
 
 # same NAME CMD...: the output with the interposer equals the output without.
 same() {
@@ -37,7 +29,7 @@ same() {
 LD_PRELOAD=$pre LD_DEBUG=bindings sort /dev/null 2>"$tmp/bind" >/dev/null
 rc=$?
 expect "interpose: sort's memcpy binds to the interposer" \
-	grep -q "to .*libpreload.so.*symbol \`memcpy'" "$tmp/bind"
+	grep -q "to .*libucopy-preload.so.*symbol \`memcpy'" "$tmp/bind"
 
 awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%d %s\n", int(rand() * 1e9), substr("abcdefghijklmnopqrstuvwxyz", 1 + i % 26) }' >"$tmp/in"
 same "bash -c" bash -c 'x=$(printf "%05000d" 7); echo "${#x} ${x:4990}"; for i in 1 2 3; do echo $i; done'
@@ -54,4 +46,13 @@ m = memoryview(b); b2 = bytearray(len(b)); b2[:] = m; b2[10:100000] = b2[0:99990
 print(hashlib.sha256(b2).hexdigest())'
 else
 	echo "SKIP interpose: python3: not installed"
+fi
+if command -v git >/dev/null; then
+	# A fresh repository each run: the same content gives the same ids.
+	same "git init, hash-object -w, cat-file" sh -c '
+		d=$(mktemp -d "$1/git.XXXXXX") && cd "$d" && git init -q . &&
+		git hash-object -w "$1/in" && printf "line %s\n" 1 2 3 | git hash-object --stdin &&
+		git cat-file -p "$(git hash-object "$1/in")" | cksum' sh "$tmp"
+else
+	echo "SKIP interpose: git: not installed"
 fi

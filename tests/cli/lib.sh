@@ -3,6 +3,8 @@
 B=${B:-build}
 UCOPY=${UCOPY:-$B/ucopy}
 out=$(mktemp) err=$(mktemp)
+# $B as an absolute path, for what runs elsewhere (LD_PRELOAD, dlopen).
+case $B in /*) BABS=$B ;; *) BABS=$PWD/$B ;; esac
 trap 'rm -f "$out" "$err"' EXIT
 
 # run ARGS...: runs ucopy, leaving stdout in $out, stderr in $err, status in $rc.
@@ -38,4 +40,22 @@ is_usage_error() {
 
 json_ok() {
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$out" 2>/dev/null
+}
+
+# needs_preload NAME [FILE...]: exits after a SKIP line unless
+# libucopy-preload.so and the FILEs are built and the interposer loads here
+# (a sanitized build's needs its runtime loaded first; an exec'd true, as
+# the shell's builtin would not load it).
+needs_preload() {
+	name=$1; shift
+	for f in "$B/libucopy-preload.so" "$@"; do
+		if [ ! -e "$f" ]; then
+			echo "SKIP $name: $f is not built"
+			exit 0
+		fi
+	done
+	if ! env LD_PRELOAD="$BABS/libucopy-preload.so" true 2>"$err"; then
+		echo "SKIP $name: the interposer does not load here ($(head -c 120 "$err"))"
+		exit 0
+	fi
 }

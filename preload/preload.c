@@ -1,0 +1,480 @@
+/*
+ * preload.c - libucopy-preload.so: with LD_PRELOAD, a dynamically linked
+ * program's memcpy, memmove, mempcpy and their _FORTIFY_SOURCE forms become
+ * ucopy's, under the policy the library resolves at first use (UCOPY_POLICY,
+ * else the profile, else auto: include/ucopy.h, "Environment").
+ *
+ * libucopy is linked in statically and only the six entries are exported
+ * (preload/preload.map), so a program that also links libucopy.so keeps its
+ * own library state.
+ *
+ * Environment read by the interposer itself (docs/trace.md):
+ *   UCOPY_PRELOAD_NO_INHERIT  when "1": this process keeps the interposer,
+ *                             but it is taken out of LD_PRELOAD so that the
+ *                             programs it executes run without it
+ *                             (`ucopy run --no-inherit`).
+ *   UCOPY_TRACE_OUT           a path prefix: every copy is recorded, and at
+ *                             exit the process writes PREFIX.<pid>.seq
+ *                             (`ucopy trace` merges them).
+ *   UCOPY_TRACE_CAP           records kept per thread before sampling.
+ *
+ * Re-entry: the `libc` kernel calls memcpy by name, and that name is this
+ * file's.  A copy that arrives while the same thread is already inside one
+ * of the entries goes to the C library's function (found once, by the
+ * constructor), or to a byte loop before that: it never comes back into
+ * ucopy, so neither an endless recursion nor a nested record can happen.
+ * The same rule covers a loop of this file that the compiler turns into a
+ * memcpy call: everything here but the entries runs inside one, and the
+ * byte loops the re-entry path may take store through volatile pointers,
+ * which no compiler turns into a call.
+ * A signal handler that copies while its thread is inside an entry gets the
+ * C library's copy for the same reason.
+ */
+#define _GNU_SOURCE
+#include "ucopy.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+/* Static TLS: no __tls_get_addr, which may allocate, on the copy path. */
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+
+extern void __chk_fail(void) __attribute__((noreturn));
+/* glibc's, which <string.h> declares only under _FORTIFY_SOURCE. */
+void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n,
+		   size_t destlen);
+void *__memmove_chk(void *dst, const void *src, size_t n, size_t destlen);
+void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n,
+		    size_t destlen);
+
+typedef void *copy_fn(void *, const void *, size_t);
+
+static copy_fn *libc_memcpy, *libc_memmove;
+static TLS unsigned depth;
+
+/* Before the constructor found the C library's functions.  The loops are
+ * volatile so that the compiler cannot turn them back into memcpy calls. */
+static void *bytes_forward(void *dst, const void *src, size_t n)
+{
+	volatile unsigned char *d = dst;
+	const unsigned char *s = src;
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i];
+	return dst;
+}
+
+static void *bytes_move(void *dst, const void *src, size_t n)
+{
+	volatile unsigned char *d = dst;
+	const unsigned char *s = src;
+	if ((uintptr_t)d - (uintptr_t)s >= n)
+		return bytes_forward(dst, src, n);
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+static void *inner_memcpy(void *dst, const void *src, size_t n)
+{
+	copy_fn *f = __atomic_load_n(&libc_memcpy, __ATOMIC_RELAXED);
+	return f ? f(dst, src, n) : bytes_forward(dst, src, n);
+}
+
+static void *inner_memmove(void *dst, const void *src, size_t n)
+{
+	copy_fn *f = __atomic_load_n(&libc_memmove, __ATOMIC_RELAXED);
+	return f ? f(dst, src, n) : bytes_move(dst, src, n);
+}
+
+/*=====   Recording   =====*/
+
+/* One record: size (saturated at 2^40-1), src mod 64, dst mod 64,
+ * (dst - src) mod 4096, packed in 64 bits. */
+#define REC_SIZE_MAX ((1ull << 40) - 1)
+#define DEFAULT_CAP (1u << 22)
+#define HUGE_FROM ((size_t)2 << 20)
+
+struct thread_rec {
+	struct thread_rec *next;
+	uint64_t first_ns;     /* CLOCK_MONOTONIC at the thread's first copy */
+	uint64_t calls;        /* every copy of the thread */
+	uint64_t n;            /* records held */
+	uint64_t every;        /* one call in `every` is recorded (a power of 2) */
+	long tid;
+	unsigned idx;          /* in order of first copy in this process */
+	/* At exit: the records written and the thread's index in the file
+	 * (threads still starting then are left out, and the rest numbered
+	 * without a gap). */
+	uint64_t out_n;
+	unsigned out_idx;
+	uint64_t rec[];
+};
+
+enum { TRACE_UNKNOWN, TRACE_OFF, TRACE_ON };
+static int trace_state;
+static char trace_prefix[4096];
+static uint64_t trace_cap = DEFAULT_CAP;
+static struct thread_rec *threads;   /* pushed without a lock */
+static unsigned nthreads;
+static TLS struct thread_rec *mine;
+
+static uint64_t parse_u64(const char *s)
+{
+	uint64_t v = 0;
+	if (!s || !*s)
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (uint64_t)(*s - '0');
+	return *s ? 0 : v;
+}
+
+/* getenv neither allocates nor copies: safe from the first copy on. */
+static void trace_init(void)
+{
+	const char *p = getenv("UCOPY_TRACE_OUT");
+	size_t i = 0;
+	if (p && *p) {
+		for (; p[i] && i < sizeof trace_prefix - 1; i++)
+			trace_prefix[i] = p[i];
+		trace_prefix[i] = 0;
+		uint64_t cap = parse_u64(getenv("UCOPY_TRACE_CAP"));
+		if (cap >= 2)
+			trace_cap = cap;
+	}
+	__atomic_store_n(&trace_state, p && *p && !p[i] ? TRACE_ON : TRACE_OFF,
+			 __ATOMIC_RELEASE);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct thread_rec *thread_rec_new(void)
+{
+	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
+	/* mmap, not malloc: the copy may come from inside malloc.  Pages are
+	 * only touched as records fill them. */
+	struct thread_rec *t = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	/* A page fault every 512 records was most of the recording's cost
+	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
+	 * 2 MiB: a thread that copies a few times must not hold a huge page. */
+	if (len > HUGE_FROM)
+		madvise((char *)t + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
+	t->first_ns = now_ns();
+	t->every = 1;
+	t->tid = syscall(SYS_gettid);
+	t->idx = __atomic_fetch_add(&nthreads, 1, __ATOMIC_RELAXED);
+	t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&threads, &t->next, t, 1,
+					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		;
+	return t;
+}
+
+/* Past the cap, every other record goes and the stride doubles: what is held
+ * is always every k-th call of the thread, evenly over its whole life. */
+static void thread_rec_halve(struct thread_rec *t)
+{
+	for (uint64_t i = 0; 2 * i < t->n; i++)
+		t->rec[i] = t->rec[2 * i];
+	t->n = (t->n + 1) / 2;
+	t->every *= 2;
+}
+
+static void record(const void *dst, const void *src, size_t n)
+{
+	struct thread_rec *t = mine;
+	if (!t) {
+		t = mine = thread_rec_new();
+		if (!t)
+			return;
+	}
+	uint64_t call = t->calls++;
+	if (call & (t->every - 1))
+		return;
+	if (t->n == trace_cap)
+		thread_rec_halve(t);
+	if (call & (t->every - 1))
+		return;
+	uint64_t size = n > REC_SIZE_MAX ? REC_SIZE_MAX : n;
+	uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
+	t->rec[t->n++] = size << 24 | (uint64_t)(s & 63) << 18 |
+			 (uint64_t)(d & 63) << 12 | ((d - s) & 4095);
+}
+
+static inline void maybe_record(const void *dst, const void *src, size_t n)
+{
+	int st = __atomic_load_n(&trace_state, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(st == TRACE_OFF, 1))
+		return;
+	if (st == TRACE_UNKNOWN) {
+		trace_init();
+		if (__atomic_load_n(&trace_state, __ATOMIC_RELAXED) != TRACE_ON)
+			return;
+	}
+	record(dst, src, n);
+}
+
+/*=====   Writing the records at exit   =====*/
+
+struct out {
+	int fd;
+	int failed;
+	size_t len;
+	char buf[1 << 16];
+};
+
+static void out_flush(struct out *o)
+{
+	size_t off = 0;
+	while (off < o->len && !o->failed) {
+		ssize_t w = write(o->fd, o->buf + off, o->len - off);
+		if (w <= 0)
+			o->failed = 1;
+		else
+			off += (size_t)w;
+	}
+	o->len = 0;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	for (; *s; s++) {
+		if (o->len == sizeof o->buf)
+			out_flush(o);
+		o->buf[o->len++] = *s;
+	}
+}
+
+static void out_u64(struct out *o, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp - 1;
+	tmp[i] = 0;
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	out_str(o, tmp + i);
+}
+
+/* The process's own sequence file: thread indices in order of first copy
+ * in this process, and for each thread one "# thread" line that
+ * `ucopy trace` reads to merge processes (docs/trace.md). */
+static void trace_write(void)
+{
+	static struct out o;
+	struct out *op = &o;
+	char path[sizeof trace_prefix + 32];
+	size_t i = 0;
+	for (; trace_prefix[i]; i++)
+		path[i] = trace_prefix[i];
+	/* ".<pid>.seq", formatted by the writer itself into its empty buffer */
+	o.len = 0;
+	o.failed = 0;
+	out_str(op, ".");
+	out_u64(op, (uint64_t)getpid());
+	out_str(op, ".seq");
+	for (size_t j = 0; j < o.len; j++)
+		path[i + j] = o.buf[j];
+	path[i + o.len] = 0;
+	o.len = 0;
+	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (o.fd < 0)
+		return;
+	unsigned n = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
+	out_str(op, "# ucopy sequence 1\n# process ");
+	out_u64(op, (uint64_t)getpid());
+	out_str(op, ", recorded by libucopy-preload.so\n");
+	unsigned written = 0;
+	for (unsigned k = 0; k < n; k++)
+		for (struct thread_rec *t = threads; t; t = t->next) {
+			if (t->idx != k || !(t->out_n = t->n))
+				continue;
+			t->out_idx = written++;
+			out_str(op, "# thread ");
+			out_u64(op, t->out_idx);
+			out_str(op, " pid ");
+			out_u64(op, (uint64_t)getpid());
+			out_str(op, " tid ");
+			out_u64(op, (uint64_t)t->tid);
+			out_str(op, " first_ns ");
+			out_u64(op, t->first_ns);
+			out_str(op, " calls ");
+			out_u64(op, t->calls);
+			out_str(op, " every ");
+			out_u64(op, t->every);
+			out_str(op, "\n");
+		}
+	for (unsigned k = 0; k < n; k++)
+		for (struct thread_rec *t = threads; t; t = t->next) {
+			if (t->idx != k)
+				continue;
+			uint64_t held = t->out_n;
+			for (uint64_t r = 0; r < held; r++) {
+				uint64_t v = t->rec[r];
+				out_u64(op, t->out_idx);
+				out_str(op, " ");
+				out_u64(op, v >> 24);
+				out_str(op, " ");
+				out_u64(op, v >> 18 & 63);
+				out_str(op, " ");
+				out_u64(op, v >> 12 & 63);
+				out_str(op, " ");
+				out_u64(op, v & 4095);
+				out_str(op, "\n");
+			}
+		}
+	out_flush(op);
+	close(o.fd);
+}
+
+/* A forked child starts with no records: the parent's are the parent's to
+ * write.  Only the forking thread lives on in the child. */
+static void trace_after_fork(void)
+{
+	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
+	for (struct thread_rec *t = threads, *next; t; t = next) {
+		next = t->next;
+		munmap(t, len);
+	}
+	threads = NULL;
+	nthreads = 0;
+	mine = NULL;
+}
+
+/*=====   Setup   =====*/
+
+/* Takes every LD_PRELOAD entry that names this object out of the variable,
+ * in place (the string only shrinks). */
+static void drop_from_ld_preload(void)
+{
+	Dl_info info;
+	char *v = getenv("LD_PRELOAD");
+	if (!v || !dladdr((void *)drop_from_ld_preload, &info) || !info.dli_fname)
+		return;
+	const char *self = strrchr(info.dli_fname, '/');
+	self = self ? self + 1 : info.dli_fname;
+	char *w = v;
+	for (char *r = v; *r;) {
+		while (*r == ' ' || *r == ':')
+			r++;
+		char *e = r;
+		while (*e && *e != ' ' && *e != ':')
+			e++;
+		const char *base = r;
+		for (char *c = r; c < e; c++)
+			if (*c == '/')
+				base = c + 1;
+		size_t blen = (size_t)(e - base);
+		int is_self = blen == strlen(self) && !strncmp(base, self, blen);
+		if (e > r && !is_self) {
+			if (w != v)
+				*w++ = ':';
+			while (r < e)
+				*w++ = *r++;
+		}
+		r = e;
+	}
+	*w = 0;
+	if (!*v)
+		unsetenv("LD_PRELOAD");
+}
+
+__attribute__((constructor)) static void preload_init(void)
+{
+	depth++;
+	copy_fn *f = (copy_fn *)dlsym(RTLD_NEXT, "memcpy");
+	copy_fn *m = (copy_fn *)dlsym(RTLD_NEXT, "memmove");
+	__atomic_store_n(&libc_memcpy, f, __ATOMIC_RELAXED);
+	__atomic_store_n(&libc_memmove, m, __ATOMIC_RELAXED);
+	const char *ni = getenv("UCOPY_PRELOAD_NO_INHERIT");
+	if (ni && !strcmp(ni, "1")) {
+		drop_from_ld_preload();
+		unsetenv("UCOPY_PRELOAD_NO_INHERIT");
+	}
+	if (__atomic_load_n(&trace_state, __ATOMIC_ACQUIRE) == TRACE_UNKNOWN)
+		trace_init();
+	if (trace_state == TRACE_ON)
+		pthread_atfork(NULL, NULL, trace_after_fork);
+	depth--;
+}
+
+__attribute__((destructor)) static void preload_fini(void)
+{
+	if (__atomic_load_n(&trace_state, __ATOMIC_ACQUIRE) != TRACE_ON)
+		return;
+	depth++;
+	trace_write();
+	/* Copies after this point are not recorded: the file is written. */
+	__atomic_store_n(&trace_state, TRACE_OFF, __ATOMIC_RELEASE);
+	depth--;
+}
+
+/*=====   The entries   =====*/
+
+EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	if (depth)
+		return inner_memcpy(dst, src, n);
+	depth++;
+	maybe_record(dst, src, n);
+	void *r = ucopy_memcpy(dst, src, n);
+	depth--;
+	return r;
+}
+
+EXPORT void *memmove(void *dst, const void *src, size_t n)
+{
+	if (depth)
+		return inner_memmove(dst, src, n);
+	depth++;
+	maybe_record(dst, src, n);
+	void *r = ucopy_memmove(dst, src, n);
+	depth--;
+	return r;
+}
+
+EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	return (char *)memcpy(dst, src, n) + n;
+}
+
+/* The _FORTIFY_SOURCE forms: destlen is what the compiler knows of the
+ * destination's size; a copy past it ends as glibc's does. */
+EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src,
+			  size_t n, size_t destlen)
+{
+	if (n > destlen)
+		__chk_fail();
+	return memcpy(dst, src, n);
+}
+
+EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t destlen)
+{
+	if (n > destlen)
+		__chk_fail();
+	return memmove(dst, src, n);
+}
+
+EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src,
+			   size_t n, size_t destlen)
+{
+	if (n > destlen)
+		__chk_fail();
+	return mempcpy(dst, src, n);
+}

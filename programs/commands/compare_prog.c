@@ -1,0 +1,224 @@
+/*
+ * compare_prog.c - `ucopy compare A B -- CMD ARGS`: a whole program under
+ * policy A and under policy B, run after run, with the verdict of the
+ * workload compare (compare.h) on the paired runs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "child.h"
+#include "cli.h"
+#include "compare.h"
+#include "machine.h"
+#include "stats.h"
+
+#define CMD "compare"
+#define DEFAULT_RUNS 10
+#define MAX_RUNS 10000
+
+void help_compare_program(FILE *f)
+{
+	fputs("       ucopy compare A B [--runs N] [--margin PCT] [--keep-output] -- CMD [ARGS...]\n\n"
+	      "With '--', a whole program: CMD runs under policy A and under policy B\n"
+	      "(libucopy-preload.so with UCOPY_POLICY; 'libc' means no interposer:\n"
+	      "the C library's own memcpy), alternately, A B A B ..., N times each\n"
+	      "(default 10; 6 at least give an interval).  Each run is measured from\n"
+	      "fork to wait: wall time, task-clock (user + system time of CMD and\n"
+	      "its children, from wait4), and cycles and instructions where the\n"
+	      "machine counts them.  B/A is the median of the per-round ratios of\n"
+	      "wall time with its 95% interval, and the verdict is the workload\n"
+	      "compare's; the task-clock ratio is printed beside it.  CMD's output\n"
+	      "goes to /dev/null unless --keep-output; a run that exits non-zero or\n"
+	      "by a signal is reported ('run 3 of B failed: exit 1') and its round\n"
+	      "left out; when no round has both runs successful, the exit status\n"
+	      "is 1.\n", f);
+}
+
+struct side {
+	const char *spec;
+	double *wall, *cpu, *cyc, *ins;
+	const char *ctr_reason;
+	size_t ok;
+};
+
+static void summary(const char *what, const double *x, size_t n, const char *unit,
+		    double scale)
+{
+	struct stats_summary s;
+	if (!n || stats_summarize(x, n, &s) < 0) {
+		printf("  %-14s -\n", what);
+		return;
+	}
+	printf("  %-14s median %10.3f %s   (p10 %.3f, p90 %.3f)\n", what, s.median * scale,
+	       unit, s.p10 * scale, s.p90 * scale);
+}
+
+static void ratio_line(const char *what, const double *a, const double *b, size_t n,
+		       double margin, struct verdict *v)
+{
+	struct stats_interval q;
+	compare_samples(a, b, n, margin, &q, v);
+	if (isnan(q.lo))
+		printf(" B/A %-10s %.3f (no interval: %zu rounds, 6 at least give one)\n", what,
+		       q.est, n);
+	else
+		printf(" B/A %-10s %.3f, %g%% CI [%.3f, %.3f] (median of the per-round "
+		       "ratios over %zu rounds)\n", what, q.est, COMPARE_LEVEL * 100, q.lo, q.hi, n);
+}
+
+int compare_program(int argc, char **argv, int dd)
+{
+	const char *spec[2] = { NULL, NULL };
+	int keep = 0;
+	size_t runs = DEFAULT_RUNS;
+	double margin = COMPARE_MARGIN;
+	int npos = 0;
+	for (int i = 1; i < dd; i++) {
+		int rc = 0;
+		const char *v, *a = argv[i];
+		if ((v = cli_opt_value(CMD, dd, argv, &i, "--runs", CLI_VALUE_NUMBER, &rc))) {
+			char *e;
+			unsigned long n = strtoul(v, &e, 10);
+			if (v[0] < '0' || v[0] > '9' || *e || n < 1 || n > MAX_RUNS)
+				return cli_usage_error(CMD, "bad --runs '%s' (expected 1 to %d runs "
+						       "of each)", v, MAX_RUNS);
+			runs = n;
+		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--margin", CLI_VALUE_NUMBER, &rc))) {
+			char *e;
+			double m = strtod(v, &e);
+			if (e == v || *e || !(m >= 0 && m <= 50) || strpbrk(v, "xXnNiI"))
+				return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
+						       "0 to 50)", v);
+			margin = m / 100;
+		} else if (rc) {
+			return rc;
+		} else if (!strcmp(a, "--keep-output")) {
+			keep = 1;
+		} else if (a[0] == '-') {
+			return cli_usage_error(CMD, "unknown option '%s' (with '-- CMD': --runs, "
+					       "--margin, --keep-output)", a);
+		} else if (npos < 2) {
+			spec[npos++] = a;
+		} else {
+			return cli_usage_error(CMD, "unexpected argument '%s'", a);
+		}
+	}
+	if (npos < 2)
+		return cli_usage_error(CMD, "expected two policies, A and B, before '--'");
+	if (dd + 1 >= argc)
+		return cli_usage_error(CMD, "no program after '--'");
+	char err[512], so[4096];
+	for (int s = 0; s < 2; s++)
+		if (strcmp(spec[s], "libc") && child_policy_check(spec[s], err, sizeof err) < 0)
+			return cli_usage_error(CMD, "%c: %s", 'A' + s, err);
+	if (preload_find(so, sizeof so, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+
+	struct side side[2] = { { .spec = spec[0] }, { .spec = spec[1] } };
+	/* Per round, so that a failed run leaves its round out of both. */
+	double *buf = calloc(8 * runs, sizeof *buf);
+	int *good = calloc(runs, sizeof *good);
+	if (!buf || !good) {
+		free(buf);
+		free(good);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (int s = 0; s < 2; s++) {
+		side[s].wall = buf + (size_t)(4 * s) * runs;
+		side[s].cpu = side[s].wall + runs;
+		side[s].cyc = side[s].cpu + runs;
+		side[s].ins = side[s].cyc + runs;
+	}
+	char *const *prog = argv + dd + 1;
+	size_t failed[2] = { 0, 0 };
+	for (size_t r = 0; r < runs; r++) {
+		good[r] = 1;
+		for (int s = 0; s < 2; s++) {
+			int libc = !strcmp(spec[s], "libc");
+			struct child_opts o = { .preload = libc ? NULL : so,
+						.policy = libc ? NULL : spec[s],
+						.quiet = !keep, .counters = 1 };
+			struct child_result res;
+			if (child_run(prog, &o, &res, err, sizeof err) < 0) {
+				cli_error("%s", err);
+				free(buf);
+				free(good);
+				return EXIT_USAGE;
+			}
+			if (res.status != 0) {
+				char how[128];
+				child_describe(res.status, how, sizeof how);
+				fprintf(stderr, "ucopy: run %zu of %c failed: %s\n", r + 1, 'A' + s, how);
+				failed[s]++;
+				good[r] = 0;
+			}
+			side[s].wall[r] = res.wall_s;
+			side[s].cpu[r] = res.cpu_s;
+			side[s].cyc[r] = res.ctr_total[CTR_CYCLES];
+			side[s].ins[r] = res.ctr_total[CTR_INSTRUCTIONS];
+			side[s].ctr_reason = res.ctr_reason[CTR_CYCLES];
+		}
+	}
+	/* Keep the good rounds, packed in place. */
+	size_t n = 0;
+	for (size_t r = 0; r < runs; r++) {
+		if (!good[r])
+			continue;
+		for (int s = 0; s < 2; s++) {
+			side[s].wall[n] = side[s].wall[r];
+			side[s].cpu[n] = side[s].cpu[r];
+			side[s].cyc[n] = side[s].cyc[r];
+			side[s].ins[n] = side[s].ins[r];
+		}
+		n++;
+	}
+	free(good);
+	if (n == 0) {
+		cli_error("no round where both runs succeeded (%zu of A and %zu of B failed): "
+			  "no comparison", failed[0], failed[1]);
+		free(buf);
+		return EXIT_FAIL;
+	}
+	char cpu[256];
+	machine_cpu_line(cpu, sizeof cpu);
+	printf("program   ");
+	for (char *const *a = prog; *a; a++)
+		printf("%s%s", a == prog ? "" : " ", *a);
+	printf("\ncpu       %s\n", cpu);
+	for (int s = 0; s < 2; s++)
+		printf("%c         %s%s\n", 'A' + s, spec[s], strcmp(spec[s], "libc") ? ""
+		       : " (no interposer: the C library's own memcpy)");
+	printf("method    A and B alternately, %zu runs each; %zu rounds with both runs "
+	       "successful; output %s\n", runs, n, keep ? "kept" : "to /dev/null");
+	for (int s = 0; s < 2; s++) {
+		printf("\n %c: %s\n", 'A' + s, spec[s]);
+		summary("wall", side[s].wall, n, "ms", 1e3);
+		summary("task-clock", side[s].cpu, n, "ms", 1e3);
+		int have = n && !isnan(side[s].cyc[0]);
+		for (size_t r = 0; have && r < n; r++)
+			have = !isnan(side[s].cyc[r]) && !isnan(side[s].ins[r]);
+		if (have) {
+			summary("cycles", side[s].cyc, n, "M", 1e-6);
+			summary("instructions", side[s].ins, n, "M", 1e-6);
+		} else {
+			printf("  %-14s <%s>\n", "cycles", side[s].ctr_reason && side[s].ctr_reason[0]
+			       ? side[s].ctr_reason : "not counted");
+			printf("  %-14s <%s>\n", "instructions", side[s].ctr_reason &&
+			       side[s].ctr_reason[0] ? side[s].ctr_reason : "not counted");
+		}
+		if (failed[s])
+			printf("  failed runs    %zu of %zu (left out)\n", failed[s], runs);
+	}
+	printf("\n");
+	struct verdict v, vcpu;
+	ratio_line("task-clock", side[0].cpu, side[1].cpu, n, margin, &vcpu);
+	ratio_line("wall", side[0].wall, side[1].wall, n, margin, &v);
+	printf(" verdict (wall time, margin %g%%): %s\n", margin * 100, v.text);
+	free(buf);
+	return EXIT_OK;
+}

@@ -1,0 +1,429 @@
+/*
+ * trace.c - `ucopy trace`: what a program copies, recorded by
+ * libucopy-preload.so, merged over its processes into a sequence file and a
+ * size distribution; `--summary` reads a sequence file back (docs/trace.md).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "cli.h"
+#include "dist.h"
+#include "seqfile.h"
+
+#define CMD "trace"
+#define DEFAULT_OUT "ucopy-trace"
+#define DEFAULT_CAP "4194304"
+
+void help_trace(FILE *f)
+{
+	fputs("usage: ucopy trace [-o FILE] [--cap N] -- CMD [ARGS...]\n"
+	      "       ucopy trace --summary FILE.seq\n\n"
+	      "Runs CMD under libucopy-preload.so in recording mode: every memcpy,\n"
+	      "memmove and mempcpy (and _chk form) of CMD and of the programs it\n"
+	      "starts is copied by ucopy and recorded with its size, src mod 64,\n"
+	      "dst mod 64 and (dst - src) mod 4096, in call order, per thread.\n"
+	      "Writes:\n"
+	      "  FILE.seq  the sequence: '# ucopy sequence 1', comment lines, then\n"
+	      "            'THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE' per call, threads\n"
+	      "            numbered in order of first copy, each one's calls together\n"
+	      "  FILE.csv  the size distribution in fleetbench's format (bench --dist)\n"
+	      "FILE is " DEFAULT_OUT " (in the current directory) unless -o says.\n\n"
+	      "options:\n"
+	      "  -o FILE    the output prefix\n"
+	      "  --cap N    calls held per thread (default " DEFAULT_CAP ", 8 bytes each);\n"
+	      "             past it every other record is dropped and the stride\n"
+	      "             doubles: a thread that made more calls keeps every k-th\n"
+	      "             one over its whole run, and the header says k\n"
+	      "  --summary FILE.seq\n"
+	      "             prints the calls and bytes per size class (0, 1-16, 17-32,\n"
+	      "             33-64, ... powers of two) and how predictable the sizes\n"
+	      "             are: the share of calls whose size class (and size) is\n"
+	      "             the previous call's in the same thread, the entropy of\n"
+	      "             the size classes, and that entropy given the previous\n"
+	      "             call's class (bits a predictor that knows the previous\n"
+	      "             class still lacks: 0 is fully predictable)\n\n"
+	      "Copies made after the interposer's destructor, inside a signal handler\n"
+	      "that interrupted a copy, or by a process that ends with _exit or exec\n"
+	      "are not recorded; those before main (other libraries' constructors)\n"
+	      "are.  Children write their own records, which are merged.\n\n"
+	      "exit status: CMD's (128+N when killed by signal N) once the files are\n"
+	      "written; 1 they could not be, or no copy was recorded; 2 bad input\n"
+	      "(command line, a malformed file: 'FILE:LINE: what was expected')\n", f);
+}
+
+/*=====   --summary   =====*/
+
+static double entropy(const double *count, size_t n, double total)
+{
+	double h = 0;
+	for (size_t i = 0; i < n; i++)
+		if (count[i] > 0)
+			h -= count[i] / total * log2(count[i] / total);
+	return h;
+}
+
+static int summary(const char *path)
+{
+	struct seq_file s;
+	char err[1024];
+	if (seq_read(path, &s, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	static double calls[SEQ_NCLASSES], bytes[SEQ_NCLASSES];
+	static double pair[SEQ_NCLASSES][SEQ_NCLASSES];
+	double ncalls = 0, nbytes = 0, pairs = 0, same_class = 0, same_size = 0;
+	int sampled = 0;
+	for (size_t t = 0; t < s.nthreads; t++) {
+		const struct seq_thread *th = &s.thread[t];
+		sampled |= th->has_meta && th->every > 1;
+		for (size_t i = 0; i < th->n; i++) {
+			unsigned c = seq_class(th->call[i].size);
+			calls[c]++;
+			bytes[c] += (double)th->call[i].size;
+			ncalls++;
+			nbytes += (double)th->call[i].size;
+			if (i) {
+				unsigned p = seq_class(th->call[i - 1].size);
+				pair[p][c]++;
+				pairs++;
+				same_class += p == c;
+				same_size += th->call[i - 1].size == th->call[i].size;
+			}
+		}
+	}
+	printf("%s: %.0f calls in %zu thread%s, %.0f bytes copied%s\n", path, ncalls,
+	       s.nthreads, s.nthreads == 1 ? "" : "s", nbytes,
+	       sampled ? " (sampled: see the file's header)" : "");
+	printf("%-16s %12s %8s %16s %8s\n", "size class", "calls", "calls%", "bytes", "bytes%");
+	for (unsigned c = 0; c < SEQ_NCLASSES; c++) {
+		if (!calls[c])
+			continue;
+		char name[48];
+		seq_class_name(c, name, sizeof name);
+		printf("%-16s %12.0f %7.1f%% %16.0f %7.1f%%\n", name, calls[c],
+		       100 * calls[c] / ncalls, bytes[c], nbytes ? 100 * bytes[c] / nbytes : 0.0);
+	}
+	double h = ncalls ? entropy(calls, SEQ_NCLASSES, ncalls) : NAN;
+	/* H(class | previous class) = H(previous, class) - H(previous) */
+	double hcond = NAN;
+	if (pairs) {
+		double joint = 0, prev[SEQ_NCLASSES] = { 0 };
+		for (unsigned p = 0; p < SEQ_NCLASSES; p++)
+			for (unsigned c = 0; c < SEQ_NCLASSES; c++)
+				if (pair[p][c]) {
+					joint -= pair[p][c] / pairs * log2(pair[p][c] / pairs);
+					prev[p] += pair[p][c];
+				}
+		hcond = joint - entropy(prev, SEQ_NCLASSES, pairs);
+		if (hcond < 0)
+			hcond = 0;
+	}
+	printf("predictability (%.0f pairs of consecutive calls in one thread):\n", pairs);
+	if (pairs) {
+		printf("  same size class as the previous call: %.1f%%\n", 100 * same_class / pairs);
+		printf("  same size as the previous call:       %.1f%%\n", 100 * same_size / pairs);
+	}
+	printf("  size-class entropy: %.2f bits; given the previous call's class: %.2f bits\n",
+	       h, hcond);
+	seq_free(&s);
+	return EXIT_OK;
+}
+
+/*=====   Recording   =====*/
+
+struct tref {
+	struct seq_thread *th;
+	const char *proc;
+};
+
+static int by_first(const void *a, const void *b)
+{
+	const struct seq_thread *x = ((const struct tref *)a)->th;
+	const struct seq_thread *y = ((const struct tref *)b)->th;
+	if (x->first_ns != y->first_ns)
+		return x->first_ns < y->first_ns ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int by_size(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void ordinal(uint64_t k, char *buf, size_t len)
+{
+	const char *suf = k % 100 >= 11 && k % 100 <= 13 ? "th" :
+			  k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+	snprintf(buf, len, "%llu%s", (unsigned long long)k, suf);
+}
+
+static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
+		     size_t nproc, const char *cap)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	uint64_t calls = 0, recorded = 0;
+	for (size_t i = 0; i < nt; i++) {
+		calls += t[i].th->calls;
+		recorded += t[i].th->n;
+	}
+	fprintf(f, "# ucopy sequence 1\n# program:");
+	/* One comment line: a newline in an argument (python3 -c 'a script')
+	 * would end it, and the rest would be read as calls. */
+	for (char **a = argv; *a; a++) {
+		fputc(' ', f);
+		for (const char *c = *a; *c; c++)
+			if (*c == '\n')
+				fputs("\\n", f);
+			else
+				fputc((unsigned char)*c < ' ' ? ' ' : *c, f);
+	}
+	fprintf(f, "\n# %zu process%s, %zu thread%s, %llu calls, %llu recorded\n", nproc,
+		nproc == 1 ? "" : "es", nt, nt == 1 ? "" : "s", (unsigned long long)calls,
+		(unsigned long long)recorded);
+	for (size_t i = 0; i < nt; i++) {
+		const struct seq_thread *th = t[i].th;
+		if (th->every > 1) {
+			char k[32];
+			ordinal(th->every, k, sizeof k);
+			fprintf(f, "# sampled: thread %zu made %llu calls, more than the cap of %s a "
+				"thread: every %s call is recorded\n", i,
+				(unsigned long long)th->calls, cap, k);
+		}
+	}
+	for (size_t i = 0; i < nt; i++) {
+		const struct seq_thread *th = t[i].th;
+		fprintf(f, "# thread %zu pid %llu tid %llu first_ns %llu calls %llu every %llu\n", i,
+			(unsigned long long)th->pid, (unsigned long long)th->tid,
+			(unsigned long long)th->first_ns, (unsigned long long)th->calls,
+			(unsigned long long)th->every);
+	}
+	for (size_t i = 0; i < nt; i++)
+		for (size_t j = 0; j < t[i].th->n; j++) {
+			const struct seq_call *c = &t[i].th->call[j];
+			fprintf(f, "%zu %llu %u %u %u\n", i, (unsigned long long)c->size,
+				c->src_align, c->dst_align, c->distance);
+		}
+	int bad = ferror(f);
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* @return : 0, -1 on a write error, 1 when no copy fits a distribution
+ * (nothing written).
+ * The fleetbench form: sizes with their probabilities, the overlap line,
+ * the alignment line (P(a pointer's alignment is exactly 2^i), from both
+ * pointers of every call; offset 0 in a cache line counts as 64). */
+static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total)
+{
+	uint64_t *sz = malloc((total ? total : 1) * sizeof *sz);
+	if (!sz)
+		return -1;
+	double align[7] = { 0 };
+	size_t k = 0, over = 0;
+	for (size_t i = 0; i < nt; i++)
+		for (size_t j = 0; j < t[i].th->n; j++) {
+			const struct seq_call *c = &t[i].th->call[j];
+			/* --dist refuses a size past DIST_MAX_SIZE: the file says
+			 * how many copies it leaves out rather than being refused. */
+			if (c->size > DIST_MAX_SIZE) {
+				over++;
+				continue;
+			}
+			sz[k++] = c->size;
+			unsigned off[2] = { c->src_align, c->dst_align };
+			for (int p = 0; p < 2; p++)
+				align[off[p] ? __builtin_ctz(off[p]) : 6]++;
+		}
+	if (!k) {
+		free(sz);
+		return 1;
+	}
+	qsort(sz, k, sizeof *sz, by_size);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		free(sz);
+		return -1;
+	}
+	fprintf(f, "# ucopy trace: %zu recorded copies; sizes, overlap (not recorded: 0:1), "
+		"alignment\n", k);
+	if (over)
+		fprintf(f, "# %zu copies over %zu MiB left out (the most a distribution names)\n",
+			over, DIST_MAX_SIZE >> 20);
+	for (size_t i = 0; i < k;) {
+		size_t j = i;
+		while (j < k && sz[j] == sz[i])
+			j++;
+		fprintf(f, "%s%llu:%.9g", i ? "," : "", (unsigned long long)sz[i],
+			(double)(j - i) / (double)k);
+		i = j;
+	}
+	fprintf(f, "\n0:1\n");
+	for (int i = 0; i < 7; i++)
+		fprintf(f, "%s%d:%.9g", i ? "," : "", 1 << i, align[i] / (2.0 * (double)k));
+	fprintf(f, "\n");
+	free(sz);
+	int bad = ferror(f);
+	return fclose(f) || bad ? -1 : 0;
+}
+
+/* Reads every process's file in dir, orders the threads by first copy,
+ * writes out.seq and out.csv, removes dir. */
+static int merge(const char *dir, const char *out, char **argv, const char *cap)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		cli_error("cannot read '%s': %s", dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	struct seq_file *files = NULL;
+	size_t nfiles = 0, nt = 0;
+	int rc = EXIT_OK;
+	struct dirent *e;
+	char path[8192], err[1024];
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct seq_file s;
+		if (seq_read(path, &s, err, sizeof err) < 0) {
+			cli_error("a process's record: %s", err);
+			rc = EXIT_FAIL;
+		} else {
+			struct seq_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
+			if (!nf) {
+				seq_free(&s);
+				rc = EXIT_FAIL;
+				break;
+			}
+			files = nf;
+			files[nfiles++] = s;
+			nt += s.nthreads;
+		}
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+	struct tref *t = calloc(nt ? nt : 1, sizeof *t);
+	uint64_t total = 0;
+	size_t k = 0;
+	for (size_t i = 0; t && i < nfiles; i++)
+		for (size_t j = 0; j < files[i].nthreads; j++) {
+			t[k++].th = &files[i].thread[j];
+			total += files[i].thread[j].n;
+		}
+	if (t && rc == EXIT_OK && total == 0) {
+		cli_error("no copies were recorded (a process writes its record at exit: one "
+			  "killed by a signal, or ended by _exit or exec, leaves none); nothing "
+			  "written");
+		rc = EXIT_FAIL;
+	} else if (t && rc == EXIT_OK) {
+		int wrc;
+		qsort(t, nt, sizeof *t, by_first);
+		char seq[8192], csv[8192];
+		snprintf(seq, sizeof seq, "%s.seq", out);
+		snprintf(csv, sizeof csv, "%s.csv", out);
+		if (write_seq(seq, t, nt, argv, nfiles, cap) < 0) {
+			cli_error("cannot write '%s': %s", seq, strerror(errno));
+			rc = EXIT_FAIL;
+		} else if ((wrc = write_csv(csv, t, nt, total)) < 0) {
+			cli_error("cannot write '%s': %s", csv, strerror(errno));
+			rc = EXIT_FAIL;
+		} else {
+			if (wrc)
+				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
+					"than a distribution may name\n", csv, DIST_MAX_SIZE >> 20);
+			fprintf(stderr, "ucopy trace: %llu copies in %zu thread%s of %zu process%s: "
+				"%s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
+				nfiles, nfiles == 1 ? "" : "es", seq, csv);
+		}
+	} else if (!t) {
+		rc = EXIT_FAIL;
+	}
+	free(t);
+	for (size_t i = 0; i < nfiles; i++)
+		seq_free(&files[i]);
+	free(files);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	const char *out = NULL, *cap = NULL, *sum = NULL;
+	int dd = child_dashdash(argc, argv);
+	int end = dd ? dd : argc;
+	for (int i = 1; i < end; i++) {
+		int rc = 0;
+		const char *v;
+		if ((v = cli_opt_value(CMD, end, argv, &i, "-o", 0, &rc)))
+			out = v;
+		else if ((v = cli_opt_value(CMD, end, argv, &i, "--cap", CLI_VALUE_NUMBER, &rc)))
+			cap = v;
+		else if ((v = cli_opt_value(CMD, end, argv, &i, "--summary", 0, &rc)))
+			sum = v;
+		else if (rc)
+			return rc;
+		else
+			return cli_usage_error(CMD, "unexpected argument '%s' (the program "
+					       "comes after '--')", argv[i]);
+	}
+	if (sum) {
+		if (dd || out || cap)
+			return cli_usage_error(CMD, "--summary takes a file and nothing else");
+		return summary(sum);
+	}
+	if (!dd)
+		return cli_usage_error(CMD, "no program to trace (expected '-- CMD [ARGS...]' "
+				       "or '--summary FILE')");
+	if (dd + 1 >= argc)
+		return cli_usage_error(CMD, "no program after '--'");
+	if (cap) {
+		char *e;
+		errno = 0;
+		unsigned long long c = strtoull(cap, &e, 10);
+		if (cap[0] < '0' || cap[0] > '9' || *e || errno || c < 2 || c > (1ull << 32))
+			return cli_usage_error(CMD, "bad --cap '%s' (expected a number of calls, "
+					       "2 to 4294967296)", cap);
+	}
+	if (!out)
+		out = DEFAULT_OUT;
+	char err[512], so[4096], dir[8192], prefix[8300];
+	if (preload_find(so, sizeof so, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	/* The processes' own files go to a directory beside the output, so
+	 * that a program that changes directory still writes them there. */
+	snprintf(dir, sizeof dir, "%s.parts.XXXXXX", out);
+	if (!mkdtemp(dir)) {
+		cli_error("cannot create '%s': %s", dir, strerror(errno));
+		return EXIT_FAIL;
+	}
+	char abs[4096];
+	if (!realpath(dir, abs)) {
+		cli_error("cannot resolve '%s': %s", dir, strerror(errno));
+		rmdir(dir);
+		return EXIT_FAIL;
+	}
+	snprintf(prefix, sizeof prefix, "%s/p", abs);
+	struct child_opts o = { .preload = so, .trace_out = prefix,
+				.trace_cap = cap ? cap : DEFAULT_CAP, .forward_signals = 1 };
+	struct child_result r;
+	if (child_run(argv + dd + 1, &o, &r, err, sizeof err) < 0) {
+		cli_error("%s", err);
+		rmdir(abs);   /* empty: the program never ran */
+		return EXIT_USAGE;
+	}
+	int rc = merge(abs, out, argv + dd + 1, o.trace_cap);
+	return rc ? rc : child_exit_code(r.status);
+}

@@ -1,0 +1,225 @@
+/*
+ * child.c - a program run under libucopy-preload.so (child.h).
+ */
+#define _GNU_SOURCE
+#include "child.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef UCOPY_LIBDIR
+#define UCOPY_LIBDIR "/usr/local/lib"
+#endif
+
+#define PRELOAD_NAME "libucopy-preload.so"
+
+static int try_file(const char *dir, const char *rel, char *path, size_t len)
+{
+	char p[PATH_MAX + 64];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	/* ld.so resolves a relative LD_PRELOAD against each program's own
+	 * working directory: the path must be absolute. */
+	char abs[PATH_MAX];
+	if (!realpath(p, abs) || strlen(abs) >= len)
+		return 0;
+	memcpy(path, abs, strlen(abs) + 1);
+	return 1;
+}
+
+int preload_find(char *path, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv("UCOPY_PRELOAD");
+	if (env && env[0]) {
+		if (try_file(".", env, path, len) || (env[0] == '/' && try_file("", env, path, len)))
+			return 0;
+		snprintf(err, errlen, "bad UCOPY_PRELOAD '%s' (expected the path of %s)",
+			 env, PRELOAD_NAME);
+		return -1;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+	if (slash) {
+		*slash = 0;
+		if (try_file(exe, PRELOAD_NAME, path, len) ||
+		    try_file(exe, "../lib/" PRELOAD_NAME, path, len))
+			return 0;
+	}
+	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len))
+		return 0;
+	snprintf(err, errlen, "cannot find %s (not beside the command, nor in %s; "
+		 "UCOPY_PRELOAD may name it)", PRELOAD_NAME, UCOPY_LIBDIR);
+	return -1;
+}
+
+/* In the child, before exec: the environment the options ask for. */
+static void child_env(const struct child_opts *o)
+{
+	if (o->preload) {
+		const char *old = getenv("LD_PRELOAD");
+		if (old && old[0]) {
+			size_t l = strlen(o->preload) + strlen(old) + 2;
+			char *v = malloc(l);
+			if (v) {
+				snprintf(v, l, "%s:%s", o->preload, old);
+				setenv("LD_PRELOAD", v, 1);
+			}
+		} else {
+			setenv("LD_PRELOAD", o->preload, 1);
+		}
+		if (o->no_inherit)
+			setenv("UCOPY_PRELOAD_NO_INHERIT", "1", 1);
+		else
+			unsetenv("UCOPY_PRELOAD_NO_INHERIT");
+	}
+	if (o->policy)
+		setenv("UCOPY_POLICY", o->policy, 1);
+	if (o->trace_out)
+		setenv("UCOPY_TRACE_OUT", o->trace_out, 1);
+	else
+		unsetenv("UCOPY_TRACE_OUT");
+	if (o->trace_cap)
+		setenv("UCOPY_TRACE_CAP", o->trace_cap, 1);
+	if (o->quiet) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+	}
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int child_run(char *const *argv, const struct child_opts *o,
+	      struct child_result *r, char *err, size_t errlen)
+{
+	/* report: the child's exec errno, or EOF when exec succeeded;
+	 * go: the parent's word that the counters are open. */
+	int report[2], go[2];
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < CTR_COUNT; i++) {
+		r->ctr_total[i] = NAN;
+		r->ctr_reason[i] = "disabled";
+	}
+	if (pipe2(report, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	double t0 = mono_s();
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		close(report[0]); close(report[1]); close(go[0]); close(go[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		close(report[0]);
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		child_env(o);
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t w = write(report[1], &e, sizeof e);
+		(void)w;
+		_exit(127);
+	}
+	close(report[1]);
+	close(go[0]);
+	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
+	if (o->forward_signals) {
+		sigaction(SIGINT, &ign, &oint);
+		sigaction(SIGQUIT, &ign, &oquit);
+	}
+	if (o->counters)
+		counters_open_child(&r->ctr, pid);
+	close(go[1]);
+	int e = 0;
+	ssize_t got;
+	while ((got = read(report[0], &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	struct rusage ru;
+	int status;
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	r->wall_s = mono_s() - t0;
+	if (o->forward_signals) {
+		sigaction(SIGINT, &oint, NULL);
+		sigaction(SIGQUIT, &oquit, NULL);
+	}
+	r->status = status;
+	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	if (o->counters) {
+		for (int i = 0; i < CTR_COUNT; i++) {
+			r->ctr_total[i] = counters_total(&r->ctr, (enum counter)i);
+			r->ctr_reason[i] = counters_reason(&r->ctr, (enum counter)i);
+		}
+		counters_close(&r->ctr);
+	}
+	if (got == (ssize_t)sizeof e) {
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+int child_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+void child_describe(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "status 0x%x", status);
+}
+
+int child_policy_check(const char *spec, char *err, size_t errlen)
+{
+	struct ucopy_policy p;
+	return ucopy_policy_resolve(&p, spec, ucopy_cpu()->features, err, errlen);
+}
+
+int child_dashdash(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return i;
+	return 0;
+}

@@ -1,0 +1,65 @@
+# `ucopy run` and `ucopy compare A B -- CMD`: libucopy-preload.so under a
+# program, its status passed on, its children inheriting it or not, bad
+# input refused with one message.
+. tests/cli/lib.sh
+
+prog=$B/tests/preload_prog
+needs_preload preload "$prog" "$B/tests/libpreload_dl.so"
+
+# Before main, four threads, a forked child, the _chk forms: all ucopy's.
+run run -- "$prog" "$BABS/tests/libpreload_dl.so"
+expect "preload: copies before main, in threads, after fork, through _chk, in a dlopen'ed library, are right" \
+	[ "$rc" -eq 0 ]
+expect "preload: the program's memcpy is the interposer's" \
+	grep -q "^memcpy is in .*/libucopy-preload.so" "$out"
+expect "preload: the memcpy of a library dlopen'ed after main is the interposer's" \
+	grep -q "^the dlopen'ed library's memcpy is in .*/libucopy-preload.so" "$out"
+run run --policy 64:libc,avx2 -- "$prog"
+expect "preload: a policy with the libc kernel (which calls memcpy by name) does not recurse" \
+	[ "$rc" -eq 0 ]
+run run -- "$prog" chk-overflow
+expect "preload: __memcpy_chk past the destination aborts as glibc's __chk_fail (134)" \
+	[ "$rc" -eq 134 ]
+expect "preload: ... with glibc's message" grep -q "buffer overflow detected" "$err"
+
+run run -- sh -c 'exit 7'
+expect "run: the program's exit status is ucopy's" [ "$rc" -eq 7 ]
+run run -- sh -c 'kill -TERM $$'
+expect "run: killed by SIGTERM gives 128+15" [ "$rc" -eq 143 ]
+run run -- "$prog" --help
+expect "run: options after '--' are the program's" grep -q "cannot load --help" "$out"
+
+# The shell and the shell it executes: both hold the interposer, or only
+# the first with --no-inherit.
+has='grep -q libucopy-preload /proc/$$/maps && echo 1 || echo 0'
+maps="$has; sh -c '$has'"
+run run -- sh -c "$maps"
+expect "run: the program's children inherit the interposer" [ "$(tr '\n' ' ' <"$out")" = "1 1 " ]
+run run --no-inherit -- sh -c "$maps"
+expect "run --no-inherit: the program has it, its children do not" \
+	[ "$(tr '\n' ' ' <"$out")" = "1 0 " ]
+
+usage_error "run: no '--'" "no program to run" run
+usage_error "run: a program without '--'" "comes after '--'" run true
+usage_error "run: nothing after '--'" "no program after '--'" run --
+usage_error "run: an unknown policy" "bad --policy 'nope'" run --policy nope -- true
+usage_error "run: a program that does not exist" "cannot run '/nonexistent/x'" run -- /nonexistent/x
+
+# Whole-program compare: the structure, not the speed.
+run compare auto libc --runs 6 -- "$prog"
+expect "compare -- CMD: both sides measured" \
+	sh -c "grep -q '^ A: auto' '$out' && grep -q '^ B: libc' '$out' && grep -q 'task-clock *median' '$out'"
+expect "compare -- CMD: ratio with an interval, and a verdict" \
+	sh -c "grep -q 'B/A wall .*95% CI \[' '$out' && grep -q '^ verdict (wall time' '$out'"
+expect "compare -- CMD: the program's output is discarded" sh -c "! grep -q '^ok' '$out'"
+run compare auto libc --runs 2 --keep-output -- "$prog"
+expect "compare --keep-output: the program's output is kept" grep -q "^ok" "$out"
+run compare auto libc --runs 2 -- sh -c 'exit 3'
+expect "compare: failed runs are reported, and none left is an error" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'run 2 of B failed: exit 3' '$err' && grep -q 'no round' '$err'"
+run compare auto libc --runs 6 -- sh -c '[ -z "$LD_PRELOAD" ] || exit 4'
+expect "compare: a failing side is reported, the rounds it spoiled left out" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'run 1 of A failed: exit 4' '$err' && ! grep -q 'run [0-9]* of B failed' '$err'"
+usage_error "compare -- CMD: one policy" "expected two policies" compare auto -- true
+usage_error "compare -- CMD: an unknown policy" "B: unknown policy" compare auto nope -- true
+usage_error "compare -- CMD: a program that does not exist" "cannot run" compare auto libc -- /nonexistent/x

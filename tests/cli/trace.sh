@@ -1,0 +1,88 @@
+# `ucopy trace`: the copies of tests/trace_prog.c, known sizes, alignments,
+# distances and order in two threads, come back exactly; sampling past
+# --cap; the distribution is one bench --dist reads; --summary reads the
+# sequence back and refuses a malformed one with FILE:LINE.
+. tests/cli/lib.sh
+
+prog=$B/tests/trace_prog
+needs_preload trace "$prog"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+run trace -o "$tmp/t" -- "$prog"
+expect "trace: exits with the program's status" [ "$rc" -eq 0 ]
+# tests/trace_prog.c's tables: (size, src mod 64, dst mod 64, (dst - src) mod 4096)
+cat >"$tmp/want" <<'WANT'
+0 0 0 0 0
+0 7 1 3 2
+0 64 0 0 64
+0 1000 5 32 3995
+0 200 10 20 10
+0 33 63 62 4095
+0 4096 33 17 4080
+1 1 2 1 4095
+1 50000 0 63 4095
+1 16 60 4 4040
+WANT
+grep -v '^#' "$tmp/t.seq" >"$tmp/got"
+expect "trace: every call, in order, per thread, with its alignments and distance" \
+	cmp -s "$tmp/want" "$tmp/got"
+expect "trace: the sequence header" [ "$(head -1 "$tmp/t.seq")" = "# ucopy sequence 1" ]
+expect "trace: the per-process files are merged and removed" \
+	[ "$(ls "$tmp")" = "$(printf 'got\nt.csv\nt.seq\nwant')" ]
+expect "trace: the distribution's sizes" \
+	grep -qx '0:0.1,1:0.1,7:0.1,16:0.1,33:0.1,64:0.1,200:0.1,1000:0.1,4096:0.1,50000:0.1' "$tmp/t.csv"
+run bench --dist "$tmp/t.csv" --kernels libc --seconds 0.1
+expect "trace: bench --dist reads the distribution" [ "$rc" -eq 0 ]
+
+# --cap 4: the main thread's 7 calls keep every 2nd (calls 0, 2, 4, 6).
+run trace --cap 4 -o "$tmp/c" -- "$prog"
+grep -v '^#' "$tmp/c.seq" >"$tmp/got"
+printf '0 0 0 0 0\n0 64 0 0 64\n0 200 10 20 10\n0 4096 33 17 4080\n' >"$tmp/want"
+expect "trace --cap: past the cap every k-th call is kept" \
+	sh -c "head -4 '$tmp/got' | cmp -s - '$tmp/want' && [ \$(wc -l <'$tmp/got') -eq 7 ]"
+expect "trace --cap: the header says so" \
+	grep -q '^# sampled: thread 0 made 7 calls, more than the cap of 4 a thread: every 2nd call' "$tmp/c.seq"
+
+run trace --summary "$tmp/t.seq"
+expect "trace --summary: calls and bytes per size class" \
+	sh -c "grep -q '^1-16  *3  *30.0%  *24 ' '$out' && grep -q '^32769-64K  *1  *10.0%  *50000  *90.2%' '$out'"
+expect "trace --summary: predictability" \
+	sh -c "grep -q 'same size class as the previous call: 0.0%' '$out' && grep -q 'size-class entropy: 2.65 bits' '$out'"
+printf '# ucopy sequence 1\n0 8 0 0 0\n0 8 0 0 0\n0 8 0 0 0\n1 8 0 0 0\n1 8 0 0 0\n' >"$tmp/same.seq"
+run trace --summary "$tmp/same.seq"
+expect "trace --summary: one size repeated is fully predictable" \
+	sh -c "grep -q 'same size class as the previous call: 100.0%' '$out' && grep -q 'entropy: 0.00 bits; given the previous call.s class: 0.00 bits' '$out'"
+
+bad() {
+	name=$1 content=$2 pattern=$3
+	printf "$content" >"$tmp/bad.seq"
+	usage_error "trace --summary refuses $name" "$pattern" trace --summary "$tmp/bad.seq"
+}
+bad "a file without the header" '0 1 2 3 4\n' "bad.seq:1: expected '# ucopy sequence 1'"
+bad "an empty file" '' "bad.seq:1: expected '# ucopy sequence 1'"
+bad "four fields" '# ucopy sequence 1\n0 1 2 3\n' "bad.seq:2: expected src_align\|bad.seq:2: expected dst_align"
+bad "two spaces" '# ucopy sequence 1\n0  1 2 3 4\n' "bad.seq:2: expected a size"
+bad "src_align 64" '# ucopy sequence 1\n# x\n0 1 64 3 4\n' "bad.seq:3: expected src_align (0-63)"
+bad "distance 4096" '# ucopy sequence 1\n0 1 2 3 4096\n' "bad.seq:2: expected distance (0-4095)"
+bad "a first thread other than 0" '# ucopy sequence 1\n1 1 2 3 4\n' "bad.seq:2: expected thread 0"
+bad "a thread that comes back" '# ucopy sequence 1\n0 1 2 3 4\n1 1 2 3 4\n0 1 2 3 4\n' "bad.seq:4: expected thread 1 or the next one"
+bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 3 4' "bad.seq:2: the line has no end"
+usage_error "trace --summary: a missing file" "cannot read" trace --summary "$tmp/none.seq"
+usage_error "trace: no '--'" "no program to trace" trace
+usage_error "trace: a bad --cap" "bad --cap '1'" trace --cap 1 -- true
+usage_error "trace: a program that does not exist" "cannot run" trace -o "$tmp/x" -- /nonexistent/x
+expect "trace: nothing left behind when the program could not run" [ -z "$(ls -d "$tmp"/x* 2>/dev/null)" ]
+run trace -o "$tmp/k" -- sh -c 'kill -KILL $$'
+expect "trace: a program that leaves no record is an error, and nothing is written" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no copies were recorded' '$err' && [ -z \"\$(ls -d '$tmp'/k* 2>/dev/null)\" ]"
+
+# Two processes of the program under a shell: both records merged, each
+# thread's calls still together and in order.
+run trace -o "$tmp/f" -- sh -c "'$BABS/tests/trace_prog'; '$BABS/tests/trace_prog'"
+expect "trace: the processes a program starts are merged" \
+	sh -c "[ $rc -eq 0 ] && grep -qE '^# [2-9][0-9]* processes' '$tmp/f.seq' &&
+		[ \$(grep -c '^[0-9]* 50000 0 63 4095\$' '$tmp/f.seq') -eq 2 ] &&
+		[ \$(grep -c '^[0-9]* 1000 5 32 3995\$' '$tmp/f.seq') -eq 2 ]"
+run trace --summary "$tmp/f.seq"
+expect "trace: the merged file reads back" [ "$rc" -eq 0 ]
