@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ucopy.h"
+
 #include "child.h"
 #include "cli.h"
 #include "dist.h"
-#include "seqfile.h"
+#include "sequence.h"
 
 #define CMD "trace"
 #define DEFAULT_OUT "ucopy-trace"
@@ -59,6 +61,36 @@ void help_trace(FILE *f)
 
 /*=====   --summary   =====*/
 
+/* Size classes of the summary: 0 is size 0, 1 is 1-16, k >= 2 is
+ * 2^(k+2)+1 .. 2^(k+3) (17-32, 33-64, ..., 513-1K, ...). */
+#define SEQ_NCLASSES 64
+
+static unsigned seq_class(uint64_t size)
+{
+	if (size == 0)
+		return 0;
+	if (size <= 16)
+		return 1;
+	unsigned lg = 64 - (unsigned)__builtin_clzll(size - 1);  /* ceil(log2) */
+	return lg - 3;
+}
+
+/* "0", "1-16", "513-1K", "1025-2K". */
+static void seq_class_name(unsigned c, char *buf, size_t len)
+{
+	if (c <= 1) {
+		snprintf(buf, len, c ? "1-16" : "0");
+		return;
+	}
+	char lo[24], hi[24];
+	ucopy_size_format(((size_t)1 << (c + 2)) + 1, lo, sizeof lo);
+	if (c + 3 >= 64)
+		snprintf(hi, sizeof hi, "2^64-1");
+	else
+		ucopy_size_format((size_t)1 << (c + 3), hi, sizeof hi);
+	snprintf(buf, len, "%s-%s", lo, hi);
+}
+
 static double entropy(const double *count, size_t n, double total)
 {
 	double h = 0;
@@ -72,7 +104,7 @@ static int summary(const char *path)
 {
 	struct seq_file s;
 	char err[1024];
-	if (seq_read(path, &s, err, sizeof err) < 0) {
+	if (seq_read(path, UINT64_MAX, &s, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -296,7 +328,7 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct seq_file s;
-		if (seq_read(path, &s, err, sizeof err) < 0) {
+		if (seq_read(path, UINT64_MAX, &s, err, sizeof err) < 0) {
 			cli_error("a process's record: %s", err);
 			rc = EXIT_FAIL;
 		} else {

@@ -46,17 +46,16 @@ static int field(const char *s, size_t len, uint64_t max, uint64_t *out, int *bi
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] < '0' || s[i] > '9')
 			return -1;
+		unsigned d = (unsigned)(s[i] - '0');
 		/* Past max the value is only "too large": stop before it wraps. */
-		if (v > max) {
+		if (*big || v > (max - d) / 10) {
 			*big = 1;
 			continue;
 		}
-		v = v * 10 + (uint64_t)(s[i] - '0');
+		v = v * 10 + d;
 	}
-	if (v > max) {
-		*big = 1;
+	if (*big)
 		return -1;
-	}
 	*out = v;
 	return 0;
 }
@@ -66,13 +65,13 @@ static int show(size_t len)
 	return (int)(len > 40 ? 40 : len);
 }
 
-/* One call's line into op; *thread is its thread. */
-static int parse_call(struct reader *rd, const char *s, size_t len, size_t *thread,
-		      struct copy_op *op)
+/* One call's line into c; *thread is its thread. */
+static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max_size,
+		      unsigned *thread, struct seq_call *c)
 {
 	static const char *const what[5] = { "thread", "size", "source alignment",
 					      "destination alignment", "distance" };
-	const uint64_t max[5] = { SEQ_MAX_THREADS - 1, SEQ_MAX_SIZE, 63, 63, 4095 };
+	const uint64_t max[5] = { SEQ_MAX_THREADS - 1, max_size, 63, 63, 4095 };
 	uint64_t v[5];
 	size_t at = 0;
 	for (int i = 0; i < 5; i++) {
@@ -101,17 +100,58 @@ static int parse_call(struct reader *rd, const char *s, size_t len, size_t *thre
 			    (unsigned long long)v[3], (unsigned long long)v[2],
 			    (unsigned long long)v[4], (unsigned long long)v[2],
 			    (unsigned long long)v[4], (unsigned long long)((v[2] + v[4]) % 64));
-	*thread = (size_t)v[0];
-	op->n = (size_t)v[1];
-	op->src_off = (uint32_t)v[2];
-	op->dst_off = (uint32_t)((v[2] + v[4]) % 4096);
+	*thread = (unsigned)v[0];
+	c->size = v[1];
+	c->src_align = (uint8_t)v[2];
+	c->dst_align = (uint8_t)v[3];
+	c->distance = (uint16_t)v[4];
 	return 0;
 }
 
-int replay_parse(const char *name, const char *buf, size_t len, struct replay *r,
-		 char *err, size_t errlen)
+/* "# thread T pid P tid X first_ns N calls C every K": what `ucopy trace`
+ * says of thread T (sequence.h).  Any other '#' line is a free comment.
+ * Kept by thread number until T's calls come. */
+struct meta {
+	unsigned thread;
+	uint64_t pid, tid, first_ns, calls, every;
+};
+
+static int parse_meta(const char *line, size_t l, struct meta *m)
 {
-	memset(r, 0, sizeof *r);
+	char buf[256];
+	unsigned long long t, pid, tid, first, calls, every;
+	int end = 0;
+	if (l >= sizeof buf)
+		return 0;
+	memcpy(buf, line, l);
+	buf[l] = 0;
+	if (sscanf(buf, "# thread %llu pid %llu tid %llu first_ns %llu calls %llu every %llu%n",
+		   &t, &pid, &tid, &first, &calls, &every, &end) != 6 || buf[end] ||
+	    t >= SEQ_MAX_THREADS || !every)
+		return 0;
+	*m = (struct meta){ (unsigned)t, pid, tid, first, calls, every };
+	return 1;
+}
+
+/* Room in the array *p (*cap elements of `size`) for element n: doubles it
+ * when full, starting at `first`. */
+static int room(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? 2 * *cap : first;
+	void *q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
+	      struct seq_file *s, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
 	struct reader rd = { name, 0, err, errlen };
 	if (len == 0)
 		return errmsg(err, errlen, "%s: empty sequence file (expected '" SEQ_HEADER
@@ -123,11 +163,12 @@ int replay_parse(const char *name, const char *buf, size_t len, struct replay *r
 			rd.line += *q == '\n';
 		return rerr(&rd, "a NUL byte (expected a text file)");
 	}
-	/* A byte for each of the thread table's flags: which threads' calls
-	 * have been read, so that a thread that comes back is caught. */
+	/* Per thread number: whether its calls have been read (so that a
+	 * thread that comes back is caught), and its "# thread" line. */
 	unsigned char *seen = calloc(SEQ_MAX_THREADS, 1);
-	size_t cap = 0, cur = SIZE_MAX;
-	struct copy_seq *s = &r->seq;
+	struct meta *meta = NULL;
+	size_t nmeta = 0, capmeta = 0, tcap = 0, ccap = 0, total = 0;
+	struct seq_thread *cur = NULL;
 	const char *p = buf, *end = buf + len;
 	int rc = 0;
 	if (!seen) {
@@ -152,72 +193,150 @@ int replay_parse(const char *name, const char *buf, size_t len, struct replay *r
 			}
 			continue;
 		}
-		if (l && line[0] == '#')
+		if (l && line[0] == '#') {
+			struct meta m;
+			if (!parse_meta(line, l, &m))
+				continue;
+			if (room((void **)&meta, &capmeta, nmeta, sizeof *meta, 16) < 0)
+				goto oom;
+			meta[nmeta++] = m;
 			continue;
+		}
 		if (l == 0) {
 			rc = rerr(&rd, "empty line (expected " FIELDS ", or a '#' comment)");
 			goto out;
 		}
-		struct copy_op op;
-		size_t t = 0;
-		if ((rc = parse_call(&rd, line, l, &t, &op)) < 0)
+		struct seq_call c;
+		unsigned t = 0;
+		if ((rc = parse_call(&rd, line, l, max_size, &t, &c)) < 0)
 			goto out;
-		if (t != cur) {
+		if (!cur || t != cur->index) {
 			if (seen[t]) {
-				rc = rerr(&rd, "thread %zu's calls again after another thread's "
+				rc = rerr(&rd, "thread %u's calls again after another thread's "
 					  "(expected each thread's calls on consecutive lines)", t);
 				goto out;
 			}
 			seen[t] = 1;
-			cur = t;
-			r->nthreads++;
+			if (room((void **)&s->thread, &tcap, s->nthreads, sizeof *s->thread, 4) < 0)
+				goto oom;
+			cur = &s->thread[s->nthreads++];
+			memset(cur, 0, sizeof *cur);
+			cur->index = t;
+			ccap = 0;
 		}
-		if (s->len == SEQ_MAX_CALLS) {
+		if (total == SEQ_MAX_CALLS) {
 			rc = rerr(&rd, "more than %zu calls (expected at most that many: a "
 				  "longer trace is to be sampled)", (size_t)SEQ_MAX_CALLS);
 			goto out;
 		}
-		if (s->len == cap) {
-			size_t nc = cap ? 2 * cap : 1024;
-			struct copy_op *q = realloc(s->op, nc * sizeof *q);
-			if (!q) {
-				rc = errmsg(err, errlen, "out of memory reading '%s'", name);
-				goto out;
-			}
-			s->op = q;
-			cap = nc;
-		}
-		s->op[s->len++] = op;
-		r->bytes += (double)op.n;
-		if (op.n > s->max_n)
-			s->max_n = op.n;
-		if (op.src_off > s->max_off)
-			s->max_off = op.src_off;
-		if (op.dst_off > s->max_off)
-			s->max_off = op.dst_off;
+		if (room((void **)&cur->call, &ccap, cur->n, sizeof *cur->call, 1024) < 0)
+			goto oom;
+		cur->call[cur->n++] = c;
+		total++;
 	}
-	if (s->len == 0) {
+	if (total == 0) {
 		rc = rerr(&rd, "no calls (expected at least one line of " FIELDS ")");
 		goto out;
 	}
-	s->mean_n = r->bytes / (double)s->len;
+	/* A "# thread" line for a thread with no calls describes nothing. */
+	for (size_t i = 0; i < nmeta; i++)
+		for (size_t j = 0; j < s->nthreads; j++)
+			if (s->thread[j].index == meta[i].thread) {
+				struct seq_thread *th = &s->thread[j];
+				th->has_meta = 1;
+				th->pid = meta[i].pid;
+				th->tid = meta[i].tid;
+				th->first_ns = meta[i].first_ns;
+				th->calls = meta[i].calls;
+				th->every = meta[i].every;
+			}
+	goto out;
+oom:
+	rc = errmsg(err, errlen, "out of memory reading '%s'", name);
 out:
 	free(seen);
+	free(meta);
+	if (rc < 0)
+		seq_free(s);
+	return rc;
+}
+
+int seq_read(const char *path, uint64_t max_size, struct seq_file *s, char *err,
+	     size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	char *buf;
+	size_t len;
+	if (text_file_read(path, "sequence", SEQ_MAX_FILE, &buf, &len, err, errlen) < 0)
+		return -1;
+	int rc = seq_parse(path, buf, len, max_size, s, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void seq_free(struct seq_file *s)
+{
+	for (size_t i = 0; i < s->nthreads; i++)
+		free(s->thread[i].call);
+	free(s->thread);
+	memset(s, 0, sizeof *s);
+}
+
+/* The replay of s: every thread's calls, thread after thread. */
+static int replay_of(const struct seq_file *f, struct replay *r, char *err, size_t errlen)
+{
+	struct copy_seq *s = &r->seq;
+	size_t n = 0;
+	for (size_t t = 0; t < f->nthreads; t++)
+		n += f->thread[t].n;
+	s->op = malloc(n * sizeof *s->op);
+	if (!s->op)
+		return errmsg(err, errlen, "out of memory");
+	for (size_t t = 0; t < f->nthreads; t++)
+		for (size_t i = 0; i < f->thread[t].n; i++) {
+			const struct seq_call *c = &f->thread[t].call[i];
+			struct copy_op *op = &s->op[s->len++];
+			op->n = (size_t)c->size;
+			op->src_off = c->src_align;
+			op->dst_off = (uint32_t)((c->src_align + c->distance) % 4096);
+			r->bytes += (double)op->n;
+			if (op->n > s->max_n)
+				s->max_n = op->n;
+			if (op->src_off > s->max_off)
+				s->max_off = op->src_off;
+			if (op->dst_off > s->max_off)
+				s->max_off = op->dst_off;
+		}
+	r->nthreads = f->nthreads;
+	s->mean_n = r->bytes / (double)s->len;
+	return 0;
+}
+
+/* r from f, which is freed; rc is what read it. */
+static int replay_from(int rc, struct seq_file *f, struct replay *r, char *err, size_t errlen)
+{
+	if (rc == 0)
+		rc = replay_of(f, r, err, errlen);
+	seq_free(f);
 	if (rc < 0)
 		replay_free(r);
 	return rc;
 }
 
+int replay_parse(const char *name, const char *buf, size_t len, struct replay *r,
+		 char *err, size_t errlen)
+{
+	struct seq_file f;
+	memset(r, 0, sizeof *r);
+	return replay_from(seq_parse(name, buf, len, SEQ_MAX_SIZE, &f, err, errlen), &f, r,
+			   err, errlen);
+}
+
 int replay_read_file(const char *path, struct replay *r, char *err, size_t errlen)
 {
+	struct seq_file f;
 	memset(r, 0, sizeof *r);
-	char *buf;
-	size_t len;
-	if (text_file_read(path, "sequence", SEQ_MAX_FILE, &buf, &len, err, errlen) < 0)
-		return -1;
-	int rc = replay_parse(path, buf, len, r, err, errlen);
-	free(buf);
-	return rc;
+	return replay_from(seq_read(path, SEQ_MAX_SIZE, &f, err, errlen), &f, r, err, errlen);
 }
 
 void replay_free(struct replay *r)

@@ -31,6 +31,7 @@
 #define UCOPY_SEQUENCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dist.h"
 #include "measure.h"
@@ -46,13 +47,51 @@
 /* Thread indices are small: a trace numbers the threads it saw. */
 #define SEQ_MAX_THREADS 65536u
 
+/* One recorded call, and a thread's calls in order. */
+struct seq_call {
+	uint64_t size;
+	uint16_t distance;
+	uint8_t src_align, dst_align;
+};
+
+struct seq_thread {
+	unsigned index;          /* THREAD, as the file numbers it */
+	struct seq_call *call;
+	size_t n;
+	/* From a comment "# thread T pid P tid X first_ns N calls C every K"
+	 * (`ucopy trace` writes one per thread; has_meta 0 without it):
+	 * which process and thread T was, when it first copied, how many
+	 * calls it made, and that every K-th was recorded (K > 1: sampled). */
+	int has_meta;
+	uint64_t pid, tid, first_ns, calls, every;
+};
+
+/* A sequence file as written: its threads in file order. */
+struct seq_file {
+	struct seq_thread *thread;
+	size_t nthreads;
+};
+
+/* Parses a sequence held in memory (the one reader of the format: replays,
+ * `ucopy trace --summary` and the merging of a trace's processes all read
+ * through it).  Sizes above max_size are refused with their line.
+ * @return : 0, or -1 with "NAME:LINE: what is wrong (what was expected)" in
+ *           err; s is then empty. */
+int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
+	      struct seq_file *s, char *err, size_t errlen);
+/* seq_parse() of a file: a regular file only (text_file_read()). */
+int seq_read(const char *path, uint64_t max_size, struct seq_file *s, char *err,
+	     size_t errlen);
+void seq_free(struct seq_file *s);
+
 struct replay {
 	struct copy_seq seq;   /* every thread's calls, thread after thread */
 	size_t nthreads;
 	double bytes;          /* copied by one pass over the sequence */
 };
 
-/* Parses a sequence held in memory; `name` is used in messages.
+/* A replay of the sequence in buf (seq_parse(), sizes up to SEQ_MAX_SIZE);
+ * `name` is used in messages.
  * @return : 0, or -1 with "NAME:LINE: what is wrong (what was expected)" (or
  *           "NAME: empty sequence file (...)") in err; r is then empty. */
 int replay_parse(const char *name, const char *buf, size_t len, struct replay *r,

@@ -34,6 +34,9 @@ expect "trace: the distribution's sizes" \
 	grep -qx '0:0.1,1:0.1,7:0.1,16:0.1,33:0.1,64:0.1,200:0.1,1000:0.1,4096:0.1,50000:0.1' "$tmp/t.csv"
 run bench --dist "$tmp/t.csv" --kernels libc --seconds 0.1
 expect "trace: bench --dist reads the distribution" [ "$rc" -eq 0 ]
+run bench --replay "$tmp/t.seq" --kernels libc --seconds 0.1
+expect "trace: bench --replay replays the sequence, all 10 calls of both threads" \
+	grep -q '^# regime recorded: the recorded order of 10 calls from 2 threads' "$out"
 
 # --cap 4: the main thread's 7 calls keep every 2nd (calls 0, 2, 4, 6).
 run trace --cap 4 -o "$tmp/c" -- "$prog"
@@ -59,15 +62,15 @@ bad() {
 	printf "$content" >"$tmp/bad.seq"
 	usage_error "trace --summary refuses $name" "$pattern" trace --summary "$tmp/bad.seq"
 }
-bad "a file without the header" '0 1 2 3 4\n' "bad.seq:1: expected '# ucopy sequence 1'"
-bad "an empty file" '' "bad.seq:1: expected '# ucopy sequence 1'"
-bad "four fields" '# ucopy sequence 1\n0 1 2 3\n' "bad.seq:2: expected src_align\|bad.seq:2: expected dst_align"
-bad "two spaces" '# ucopy sequence 1\n0  1 2 3 4\n' "bad.seq:2: expected a size"
-bad "src_align 64" '# ucopy sequence 1\n# x\n0 1 64 3 4\n' "bad.seq:3: expected src_align (0-63)"
-bad "distance 4096" '# ucopy sequence 1\n0 1 2 3 4096\n' "bad.seq:2: expected distance (0-4095)"
-bad "a first thread other than 0" '# ucopy sequence 1\n1 1 2 3 4\n' "bad.seq:2: expected thread 0"
-bad "a thread that comes back" '# ucopy sequence 1\n0 1 2 3 4\n1 1 2 3 4\n0 1 2 3 4\n' "bad.seq:4: expected thread 1 or the next one"
-bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 3 4' "bad.seq:2: the line has no end"
+bad "a file without the header" '0 1 2 6 4\n' "bad.seq:1: '0 1 2 6 4' is not a sequence header (expected '# ucopy sequence 1')"
+bad "an empty file" '' "bad.seq: empty sequence file (expected '# ucopy sequence 1'"
+bad "four fields" '# ucopy sequence 1\n0 1 2 3\n' "bad.seq:2: 4 fields in '0 1 2 3' (expected 5"
+bad "two spaces" '# ucopy sequence 1\n0  1 2 6 4\n' "bad.seq:2: bad size ''"
+bad "src_align 64" '# ucopy sequence 1\n# x\n0 1 64 3 4\n' "bad.seq:3: source alignment '64' is out of range (expected 0..63)"
+bad "distance 4096" '# ucopy sequence 1\n0 1 2 3 4096\n' "bad.seq:2: distance '4096' is out of range (expected 0..4095)"
+bad "alignments that do not fit the distance" '# ucopy sequence 1\n0 1 2 3 4\n' "bad.seq:2: destination alignment 3 does not match"
+bad "a thread that comes back" '# ucopy sequence 1\n0 1 2 6 4\n1 1 2 6 4\n0 1 2 6 4\n' "bad.seq:4: thread 0's calls again after another thread's"
+bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 6 4' "bad.seq:2: truncated: the line has no end"
 usage_error "trace --summary: a missing file" "cannot read" trace --summary "$tmp/none.seq"
 usage_error "trace: no '--'" "no program to trace" trace
 usage_error "trace: a bad --cap" "bad --cap '1'" trace --cap 1 -- true
