@@ -35,6 +35,8 @@ void help_trace(FILE *f)
 	      "            'THREAD SIZE SRC_ALIGN DST_ALIGN DISTANCE' per call, threads\n"
 	      "            numbered in order of first copy, each one's calls together\n"
 	      "  FILE.csv  the size distribution in fleetbench's format (bench --dist)\n"
+	      "  FILE.llvm.csv  the same in LLVM libc's format (a probability per size\n"
+	      "            from 0; sizes over 64 KiB left out), which --dist reads too\n"
 	      "FILE is " DEFAULT_OUT " (in the current directory) unless -o says.\n\n"
 	      "options:\n"
 	      "  -o FILE    the output prefix\n"
@@ -251,12 +253,44 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 	return fclose(f) || bad ? -1 : 0;
 }
 
+/* The LLVM libc form of the k sorted sizes: one probability per size from
+ * 0 to the largest, so sizes past LLVM_MAX_SIZE are left out (a comment
+ * counts them) rather than making a file of 64 Mi numbers.
+ * @return : 0, or -1 on a write error. */
+#define LLVM_MAX_SIZE ((uint64_t)64 << 10)
+static int write_llvm(const char *path, const uint64_t *sz, size_t k)
+{
+	size_t n = 0;
+	while (n < k && sz[n] <= LLVM_MAX_SIZE)
+		n++;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# ucopy trace: %zu recorded copies; the probability of size 0, 1, 2, ... "
+		"(LLVM libc's format)\n", n);
+	if (n < k)
+		fprintf(f, "# %zu copies over %llu KiB left out\n", k - n,
+			(unsigned long long)(LLVM_MAX_SIZE >> 10));
+	for (size_t i = 0, s = 0; n && s <= sz[n - 1]; s++) {
+		size_t j = i;
+		while (j < n && sz[j] == s)
+			j++;
+		fprintf(f, s ? ",%.9g" : "%.9g", (double)(j - i) / (double)n);
+		i = j;
+	}
+	fprintf(f, "\n");
+	int bad = ferror(f);
+	return fclose(f) || bad ? -1 : 0;
+}
+
 /* @return : 0, -1 on a write error, 1 when no copy fits a distribution
- * (nothing written).
+ * (nothing written).  Writes the fleetbench form to path and the LLVM one
+ * to llvm.
  * The fleetbench form: sizes with their probabilities, the overlap line,
  * the alignment line (P(a pointer's alignment is exactly 2^i), from both
  * pointers of every call; offset 0 in a cache line counts as 64). */
-static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total)
+static int write_csv(const char *path, const char *llvm, struct tref *t, size_t nt,
+		     uint64_t total)
 {
 	uint64_t *sz = malloc((total ? total : 1) * sizeof *sz);
 	if (!sz)
@@ -304,13 +338,16 @@ static int write_csv(const char *path, struct tref *t, size_t nt, uint64_t total
 	for (int i = 0; i < 7; i++)
 		fprintf(f, "%s%d:%.9g", i ? "," : "", 1 << i, align[i] / (2.0 * (double)k));
 	fprintf(f, "\n");
-	free(sz);
 	int bad = ferror(f);
-	return fclose(f) || bad ? -1 : 0;
+	bad |= fclose(f);
+	if (!bad)
+		bad = write_llvm(llvm, sz, k);
+	free(sz);
+	return bad ? -1 : 0;
 }
 
 /* Reads every process's file in dir, orders the threads by first copy,
- * writes out.seq and out.csv, removes dir. */
+ * writes out.seq, out.csv and out.llvm.csv, removes dir. */
 static int merge(const char *dir, const char *out, char **argv, const char *cap)
 {
 	DIR *d = opendir(dir);
@@ -362,22 +399,23 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 	} else if (t && rc == EXIT_OK) {
 		int wrc;
 		qsort(t, nt, sizeof *t, by_first);
-		char seq[8192], csv[8192];
+		char seq[8192], csv[8192], llvm[8192];
 		snprintf(seq, sizeof seq, "%s.seq", out);
 		snprintf(csv, sizeof csv, "%s.csv", out);
+		snprintf(llvm, sizeof llvm, "%s.llvm.csv", out);
 		if (write_seq(seq, t, nt, argv, nfiles, cap) < 0) {
 			cli_error("cannot write '%s': %s", seq, strerror(errno));
 			rc = EXIT_FAIL;
-		} else if ((wrc = write_csv(csv, t, nt, total)) < 0) {
-			cli_error("cannot write '%s': %s", csv, strerror(errno));
+		} else if ((wrc = write_csv(csv, llvm, t, nt, total)) < 0) {
+			cli_error("cannot write '%s' or '%s': %s", csv, llvm, strerror(errno));
 			rc = EXIT_FAIL;
 		} else {
 			if (wrc)
 				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
 					"than a distribution may name\n", csv, DIST_MAX_SIZE >> 20);
 			fprintf(stderr, "ucopy trace: %llu copies in %zu thread%s of %zu process%s: "
-				"%s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
-				nfiles, nfiles == 1 ? "" : "es", seq, csv);
+				"%s, %s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
+				nfiles, nfiles == 1 ? "" : "es", seq, csv, llvm);
 		}
 	} else if (!t) {
 		rc = EXIT_FAIL;

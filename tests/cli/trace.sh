@@ -29,11 +29,14 @@ expect "trace: every call, in order, per thread, with its alignments and distanc
 	cmp -s "$tmp/want" "$tmp/got"
 expect "trace: the sequence header" [ "$(head -1 "$tmp/t.seq")" = "# ucopy sequence 1" ]
 expect "trace: the per-process files are merged and removed" \
-	[ "$(ls "$tmp")" = "$(printf 'got\nt.csv\nt.seq\nwant')" ]
+	[ "$(ls "$tmp")" = "$(printf 'got\nt.csv\nt.llvm.csv\nt.seq\nwant')" ]
 expect "trace: the distribution's sizes" \
 	grep -qx '0:0.1,1:0.1,7:0.1,16:0.1,33:0.1,64:0.1,200:0.1,1000:0.1,4096:0.1,50000:0.1' "$tmp/t.csv"
 run bench --dist "$tmp/t.csv" --kernels libc --seconds 0.1
 expect "trace: bench --dist reads the distribution" [ "$rc" -eq 0 ]
+run bench --dist "$tmp/t.llvm.csv" --kernels libc --seconds 0.1
+expect "trace: bench --dist reads the LLVM-format distribution, the same 10 sizes" \
+	grep -q '^# distribution .*/t.llvm.csv (llvm-libc, 10 sizes, mean 5541.7 B)' "$out"
 run bench --replay "$tmp/t.seq" --kernels libc --seconds 0.1
 expect "trace: bench --replay replays the sequence, all 10 calls of both threads" \
 	grep -q '^# regime recorded: the recorded order of 10 calls from 2 threads' "$out"
