@@ -185,10 +185,46 @@ static void test_files(void)
 	check_group("sequence: files, FIFO and directory refused");
 }
 
+/* The per-thread form `ucopy trace` reads: threads in file order with
+ * their numbers and "# thread" lines, sizes past a replay's cap, and the
+ * empty record of a process that copied nothing where the caller allows it. */
+static void test_threads(void)
+{
+	static const char text[] =
+		"# ucopy sequence 1\n"
+		"# thread 3 pid 10 tid 11 first_ns 500 calls 4 every 2\n"
+		"# thread 7 pid 12 tid 13 first_ns 100 calls 1 every 1\n"
+		"3 100000000 0 0 0\n"
+		"3 8 1 9 8\n"
+		"0 1 0 1 1\n";
+	struct seq_file s;
+	char err[600] = "";
+	CHECK(seq_parse("t.seq", text, sizeof text - 1, UINT64_MAX, 0, &s, err, sizeof err) == 0,
+	      "parse: %s", err);
+	CHECK(s.nthreads == 2 && s.thread[0].index == 3 && s.thread[0].n == 2 &&
+	      s.thread[1].index == 0 && s.thread[1].n == 1, "threads in file order");
+	CHECK(s.thread[0].call[0].size == 100000000 && s.thread[0].call[1].distance == 8 &&
+	      s.thread[0].call[1].dst_align == 9, "calls");
+	CHECK(s.thread[0].has_meta && s.thread[0].pid == 10 && s.thread[0].every == 2 &&
+	      !s.thread[1].has_meta, "the '# thread' line of a thread with calls, not of one without");
+	seq_free(&s);
+	CHECK(seq_parse("t.seq", text, sizeof text - 1, SEQ_MAX_SIZE, 0, &s, err, sizeof err) < 0 &&
+	      !strcmp(err, "t.seq:4: size '100000000' is out of range (expected 0..67108864)"),
+	      "a replay's cap: %s", err);
+	static const char empty[] = "# ucopy sequence 1\n# thread 0 pid 1 tid 1 first_ns 0 calls 0 every 1\n";
+	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, UINT64_MAX, 1, &s, err, sizeof err) == 0 &&
+	      s.nthreads == 0, "an empty record where allowed: %s", err);
+	seq_free(&s);
+	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, UINT64_MAX, 0, &s, err, sizeof err) < 0 &&
+	      strstr(err, "e.seq:2: no calls"), "and refused elsewhere: %s", err);
+	check_group("sequence: per thread, as trace reads it");
+}
+
 int main(void)
 {
 	test_good();
 	test_bad();
 	test_files();
+	test_threads();
 	return check_exit();
 }

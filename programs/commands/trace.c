@@ -106,7 +106,7 @@ static int summary(const char *path)
 {
 	struct seq_file s;
 	char err[1024];
-	if (seq_read(path, UINT64_MAX, &s, err, sizeof err) < 0) {
+	if (seq_read(path, UINT64_MAX, 0, &s, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -365,7 +365,7 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		struct seq_file s;
-		if (seq_read(path, UINT64_MAX, &s, err, sizeof err) < 0) {
+		if (seq_read(path, UINT64_MAX, 1, &s, err, sizeof err) < 0) {
 			cli_error("a process's record: %s", err);
 			rc = EXIT_FAIL;
 		} else {

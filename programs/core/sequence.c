@@ -149,7 +149,7 @@ static int room(void **p, size_t *cap, size_t n, size_t size, size_t first)
 }
 
 int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
-	      struct seq_file *s, char *err, size_t errlen)
+	      int allow_empty, struct seq_file *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	struct reader rd = { name, 0, err, errlen };
@@ -234,7 +234,7 @@ int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
 		cur->call[cur->n++] = c;
 		total++;
 	}
-	if (total == 0) {
+	if (total == 0 && !allow_empty) {
 		rc = rerr(&rd, "no calls (expected at least one line of " FIELDS ")");
 		goto out;
 	}
@@ -261,15 +261,15 @@ out:
 	return rc;
 }
 
-int seq_read(const char *path, uint64_t max_size, struct seq_file *s, char *err,
-	     size_t errlen)
+int seq_read(const char *path, uint64_t max_size, int allow_empty, struct seq_file *s,
+	     char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	char *buf;
 	size_t len;
 	if (text_file_read(path, "sequence", SEQ_MAX_FILE, &buf, &len, err, errlen) < 0)
 		return -1;
-	int rc = seq_parse(path, buf, len, max_size, s, err, errlen);
+	int rc = seq_parse(path, buf, len, max_size, allow_empty, s, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -328,7 +328,7 @@ int replay_parse(const char *name, const char *buf, size_t len, struct replay *r
 {
 	struct seq_file f;
 	memset(r, 0, sizeof *r);
-	return replay_from(seq_parse(name, buf, len, SEQ_MAX_SIZE, &f, err, errlen), &f, r,
+	return replay_from(seq_parse(name, buf, len, SEQ_MAX_SIZE, 0, &f, err, errlen), &f, r,
 			   err, errlen);
 }
 
@@ -336,7 +336,7 @@ int replay_read_file(const char *path, struct replay *r, char *err, size_t errle
 {
 	struct seq_file f;
 	memset(r, 0, sizeof *r);
-	return replay_from(seq_read(path, SEQ_MAX_SIZE, &f, err, errlen), &f, r, err, errlen);
+	return replay_from(seq_read(path, SEQ_MAX_SIZE, 0, &f, err, errlen), &f, r, err, errlen);
 }
 
 void replay_free(struct replay *r)

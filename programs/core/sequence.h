@@ -74,14 +74,16 @@ struct seq_file {
 
 /* Parses a sequence held in memory (the one reader of the format: replays,
  * `ucopy trace --summary` and the merging of a trace's processes all read
- * through it).  Sizes above max_size are refused with their line.
+ * through it).  Sizes above max_size are refused with their line, and a
+ * sequence without a call unless allow_empty (the record of a process that
+ * copied nothing).
  * @return : 0, or -1 with "NAME:LINE: what is wrong (what was expected)" in
  *           err; s is then empty. */
 int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
-	      struct seq_file *s, char *err, size_t errlen);
+	      int allow_empty, struct seq_file *s, char *err, size_t errlen);
 /* seq_parse() of a file: a regular file only (text_file_read()). */
-int seq_read(const char *path, uint64_t max_size, struct seq_file *s, char *err,
-	     size_t errlen);
+int seq_read(const char *path, uint64_t max_size, int allow_empty, struct seq_file *s,
+	     char *err, size_t errlen);
 void seq_free(struct seq_file *s);
 
 struct replay {
