@@ -131,12 +131,19 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 # memcpy, memmove, mempcpy and their _chk forms are ucopy's (preload/preload.c;
 # `ucopy run`, `ucopy trace`, `ucopy compare A B -- CMD` use it).  The
 # library is linked in whole; only the six entries are exported.
+# The libc kernel's call to memcpy (lib/kernel.c) would come back to the
+# interposer's: its copy calls ucopy_libc_memcpy, the C library's.
 PRELOAD := $(B)/libucopy-preload.so
-$(PRELOAD): preload/preload.c preload/preload.map $(B)/libucopy.a
+OBJCOPY ?= $(if $(filter %-gcc,$(CC)),$(patsubst %-gcc,%-objcopy,$(CC)),objcopy)
+PRELOAD_OBJ := $(filter-out $(B)/lib/kernel.o,$(LIB_OBJ)) $(B)/preload/kernel.o
+$(B)/preload/kernel.o: $(B)/lib/kernel.o
+	@mkdir -p $(dir $@)
+	$(Q)$(OBJCOPY) --redefine-sym memcpy=ucopy_libc_memcpy $< $@
+$(PRELOAD): preload/preload.c preload/preload.map $(PRELOAD_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared \
-		-Wl,--version-script=preload/preload.map -o $@ $< $(B)/libucopy.a -ldl
+		-Wl,--version-script=preload/preload.map -o $@ $< $(PRELOAD_OBJ) -ldl
 
 # A program whose copies `ucopy trace` must report exactly (tests/cli/trace.sh).
 $(B)/tests/trace_prog: tests/trace_prog.c
