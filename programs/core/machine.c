@@ -102,5 +102,7 @@ void machine_json(struct json *j)
 	json_key(j, "compiler"); json_string(j, machine_compiler());
 	json_key(j, "cflags"); json_string(j, machine_cflags());
 	json_key(j, "date"); json_string(j, date);
+	/* null on a real CPU: a reader must be able to tell emulated timings. */
+	json_key(j, "emulator"); json_string(j, machine_emulator());
 	json_end_object(j);
 }

@@ -29,7 +29,8 @@ const char *machine_emulator(void);
  * features [...] and caches {l1d, l2, l3} into the object being written. */
 void machine_json_cpu(struct json *j);
 /* Writes the "machine" object: cpu {vendor, family, model, stepping, brand},
- * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date. */
+ * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date,
+ * emulator (machine_emulator(), or null). */
 void machine_json(struct json *j);
 
 #endif

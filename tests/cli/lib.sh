@@ -5,6 +5,23 @@ UCOPY=${UCOPY:-$B/ucopy}
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
+# The architecture the command was built for ("x86_64", "aarch64"): under
+# make check-aarch64, UCOPY is a script that runs it under qemu-aarch64.
+ucopy_arch() {
+	"$UCOPY" features --json 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["cpu"]["arch"])' 2>/dev/null
+}
+
+# only_arch ARCH WHY: ends a test file that is written for one architecture's
+# kernels and policies with one SKIP line, saying why, on any other.
+only_arch() {
+	a=$(ucopy_arch)
+	if [ "$a" != "$1" ]; then
+		echo "SKIP $(basename "$0"): the command is built for ${a:-an unknown architecture}; $2"
+		exit 0
+	fi
+}
+
 # run ARGS...: runs ucopy, leaving stdout in $out, stderr in $err, status in $rc.
 run() {
 	"$UCOPY" "$@" >"$out" 2>"$err"
