@@ -184,6 +184,8 @@ enum ucopy_feature {
 	UCOPY_FEAT_REP_GOOD, /* rep movsq is good (the kernel's X86_FEATURE_REP_GOOD) */
 	UCOPY_FEAT_INVARIANT_TSC,
 	UCOPY_FEAT_ASIMD,    /* aarch64 Advanced SIMD */
+	UCOPY_FEAT_SVE,      /* aarch64 Scalable Vector Extension */
+	UCOPY_FEAT_MOPS,     /* aarch64 FEAT_MOPS: cpyp/cpym/cpye (HWCAP2) */
 	UCOPY_FEAT_COUNT
 };
 #define UCOPY_F(name) (UINT64_C(1) << UCOPY_FEAT_##name)

@@ -1,6 +1,7 @@
 /*
- * test_entry.c - the fast entries of ucopy_memcpy and ucopy_try (x86-64:
- * kernels/x86_64/entry.S, KERNEL_ENTRY in asm.h).
+ * test_entry.c - the entries of ucopy_memcpy and ucopy_try (x86-64:
+ * kernels/x86_64/entry.S, KERNEL_ENTRY in asm.h; aarch64:
+ * kernels/aarch64/entry.S, the generic entry's words only).
  *
  * Each case runs in a child, because the active policy is resolved once per
  * process: it sets UCOPY_POLICY (or not), copies every size 0..600 and some
@@ -21,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__x86_64__)
+#if defined(UCOPY_PORT_x86_64) || defined(UCOPY_PORT_aarch64)
+#ifdef UCOPY_PORT_x86_64
 static const char *const entry_kernel[UCOPY_NENTRIES] = { "sse2", "avx2", "avx512" };
+#endif
 
 static unsigned char src[10000], dst[10000];
 
@@ -44,6 +47,7 @@ static void copies(void)
 	}
 }
 
+#ifdef UCOPY_PORT_x86_64
 /* The words after the first copies: only the first kernel's is set, to its
  * limit.  Returns the index of the set one, or -1. */
 static int words(void)
@@ -63,6 +67,7 @@ static int words(void)
 	}
 	return set;
 }
+#endif
 
 /* The generic entry's words (entry.S, DISPATCH) send each size to the
  * active policy's kernel for it: a size below the first limit to the first
@@ -110,10 +115,13 @@ static void child(const char *policy)
 	else
 		unsetenv("UCOPY_POLICY");
 	setenv("UCOPY_PROFILE", "", 1);
+#ifdef UCOPY_PORT_x86_64
 	for (int i = 0; i < UCOPY_NENTRIES; i++)
 		CHECK(ucopy_entry_limit[i] == 0, "word %d set before first use", i);
+#endif
 	copies();
 	routing();
+#ifdef UCOPY_PORT_x86_64
 	int set = words();
 	if (!policy && ucopy_cpu()->features == ucopy_cpu()->detected) {
 		/* Compare the resolver's choice, not function addresses: a
@@ -129,6 +137,7 @@ static void child(const char *policy)
 	 * is up) may pick the entry of a kernel auto no longer starts with:
 	 * that entry's word stays 0 and every size takes the generic path,
 	 * which words() checked above. */
+#endif
 	fflush(stdout);
 	_exit(check_failures ? 1 : 0);
 }
@@ -144,6 +153,18 @@ static void run(const char *name, const char *policy)
 	check_group(name);
 }
 
+#ifdef UCOPY_PORT_aarch64
+int main(void)
+{
+	run("entry: default policy", NULL);
+	run("entry: UCOPY_POLICY starting with another kernel", "64:word,ldp");
+	run("entry: UCOPY_POLICY with one rule (ldtr)", "ldtr");
+	run("entry: UCOPY_POLICY neon then ldp", "100:neon,ldp");
+	run("entry: UCOPY_POLICY starting with byte", "8:byte,2K:neon,ldtr");
+	run("entry: UCOPY_POLICY with five rules", "16:byte,64:word,1K:neon,8K:ldp,ldtr");
+	return check_exit();
+}
+#else
 int main(void)
 {
 	run("entry: default policy takes the fast entry the resolver chose", NULL);
@@ -155,10 +176,11 @@ int main(void)
 	    "16:byte,64:word,1K:sse2,8K:unrolled,movsq");
 	return check_exit();
 }
+#endif
 #else
 int main(void)
 {
-	check_skip("entry", "fast entries are x86-64 only");
+	check_skip("entry", "a port's entries: x86-64 and aarch64 only");
 	return 0;
 }
 #endif

@@ -15,6 +15,9 @@
 #ifdef UCOPY_PORT_x86_64
 #include "x86_64.h"
 #endif
+#ifdef UCOPY_PORT_aarch64
+#include "aarch64.h"
+#endif
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -144,8 +147,22 @@ static void test_table(void)
 		"sse2", "avx2", "avx512", "nt", "nt512", "libc",
 	};
 	const int port_faults = 1;
+	/* SSE2 is x86-64's baseline: sse2 stands in even when a mask
+	 * (UCOPY_FEATURES=none) hides it. */
+	const char *const baseline = "sse2";
+	const char *const libc_stand_in = ucopy_cpu()->features & UCOPY_F(AVX2) ? "avx2" : "sse2";
+#elif defined(UCOPY_PORT_aarch64)
+	static const char *const order[] = {
+		"byte", "word", "ldp", "ldtr", "neon", "mops", "libc",
+	};
+	const int port_faults = 1;
+	/* ldp needs no feature: it stands in where a mask hides ASIMD. */
+	const char *const baseline = "ldp";
+	const char *const libc_stand_in = ucopy_cpu()->features & UCOPY_F(ASIMD) ? "neon" : "ldp";
 #else
 	static const char *const order[] = { "c", "libc" };
+	const char *const baseline = "";
+	const char *const libc_stand_in = "";
 	const int port_faults = 0;   /* ucopy_try copies without signals */
 #endif
 	size_t count = ucopy_kernel_count();
@@ -175,10 +192,8 @@ static void test_table(void)
 				  : f == k, "%s: fault-capable replacement %s", k->name,
 		      f ? f->name : "NULL");
 		CHECK(!fc || f == k, "%s replaced although fault-capable", k->name);
-		/* SSE2 is x86-64's baseline: sse2 stands in even when a mask
-		 * (UCOPY_FEATURES=none) hides it. */
 		CHECK(!f || f == k || ucopy_kernel_supported(f, ucopy_cpu()->features) ||
-		      (port_faults && !strcmp(f->name, "sse2")),
+		      (port_faults && !strcmp(f->name, baseline)),
 		      "%s replaced by %s, which the CPU cannot run", k->name,
 		      f ? f->name : "NULL");
 	}
@@ -186,11 +201,9 @@ static void test_table(void)
 	CHECK(ucopy_kernel_find("nosuchkernel") == NULL, "found nosuchkernel");
 	CHECK(ucopy_kernel_find("") == NULL, "found the empty name");
 	CHECK(ucopy_kernel_find(NULL) == NULL, "found NULL");
-	uint64_t f = ucopy_cpu()->features;
 	const struct ucopy_kernel *libc = ucopy_kernel_find("libc");
 	if (libc && port_faults)
-		CHECK(ucopy_kernel_fault_capable(libc) ==
-		      ucopy_kernel_find(f & UCOPY_F(AVX2) ? "avx2" : "sse2"),
+		CHECK(ucopy_kernel_fault_capable(libc) == ucopy_kernel_find(libc_stand_in),
 		      "libc's fault-capable replacement is %s",
 		      ucopy_kernel_fault_capable(libc)->name);
 	check_group("kernel table");
@@ -205,7 +218,7 @@ static void test_table(void)
  * nearest function start below it, before the next one, and within 4 KiB of
  * it (the largest body is about 1 KiB). */
 
-#ifdef UCOPY_PORT_x86_64
+#if defined(UCOPY_PORT_x86_64) || defined(UCOPY_PORT_aarch64)
 #define BODIES(name) \
 	{ #name, (uintptr_t)ucopy_k_##name, 0 }, \
 	{ #name " (try)", (uintptr_t)ucopy_t_##name, 1 }
@@ -217,9 +230,14 @@ static void test_extable(void)
 		uintptr_t at;
 		int listed;   /* 1: must have entries, 0: must have none */
 	} fns[] = {
+#ifdef UCOPY_PORT_x86_64
 		BODIES(byte), BODIES(word), BODIES(unrolled), BODIES(movsq),
 		BODIES(movsb), BODIES(movsb_safe), BODIES(sse2), BODIES(avx2),
 		BODIES(avx512), BODIES(nt), BODIES(nt512),
+#else
+		BODIES(byte), BODIES(word), BODIES(ldp), BODIES(ldtr), BODIES(neon),
+		BODIES(mops),
+#endif
 		{ "fixup tail", (uintptr_t)ucopy_fixup_tail, 1 },
 		{ "memmove backward", (uintptr_t)ucopy_copy_backward, 0 },
 		{ "memmove forward", (uintptr_t)ucopy_copy_forward_overlap, 0 },

@@ -631,6 +631,81 @@ static void test_kernel_lookup(void)
 	check_group("policy kernel lookup at the limits");
 }
 
+#elif defined(UCOPY_PORT_aarch64)
+
+/* The aarch64 port: its kernels in the grammar; the named policies as
+ * docs/design.md's aarch64 table says (one kernel each, whatever the
+ * features: arm64 picked no strategy by feature or size for user copies);
+ * auto; fit. */
+static void test_aarch64_port(void)
+{
+	struct ucopy_policy p, q;
+	char err[256], buf[256];
+	CHECK(ucopy_policy_parse(&p, " 16 : byte ,64:word,2k:neon, ldp ", err, sizeof err) == 0,
+	      "rejected: %s", err);
+	ucopy_policy_format(&p, buf, sizeof buf);
+	CHECK(!strcmp(buf, "16:byte,64:word,2K:neon,ldp"), "formats as '%s'", buf);
+	CHECK(ucopy_policy_parse(&q, buf, err, sizeof err) == 0 && same_policy(&p, &q),
+	      "'%s' does not parse back", buf);
+	CHECK(ucopy_policy_parse(&p, "8:byte,movsb", err, sizeof err) == -1 &&
+	      strstr(err, "unknown kernel 'movsb'"), "an x86-64 kernel: '%s'", err);
+	check_group("policy aarch64 kernels in the grammar");
+
+	static const struct { const char *name, *kernel; } named[] = {
+		{ "arm64-4.19", "ldp" }, { "arm64-5.15", "ldtr" },
+	};
+	static const size_t sizes[] = { 0, 1, 15, 16, 63, 64, 4096, (size_t)1 << 30 };
+	uint64_t feats[] = { 0, F(ASIMD), F(ASIMD) | F(SVE) | F(MOPS) };
+	for (size_t i = 0; i < 2; i++)
+		for (size_t f = 0; f < 3; f++) {
+			if (ucopy_policy_resolve(&p, named[i].name, feats[f], err, sizeof err)) {
+				CHECK(0, "%s: %s", named[i].name, err);
+				continue;
+			}
+			CHECK(well_formed(&p) && !strcmp(p.name, named[i].name), "%s: '%s'",
+			      named[i].name, p.name);
+			for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+				CHECK(!strcmp(ucopy_policy_kernel(&p, sizes[s])->name, named[i].kernel),
+				      "%s at %zu: %s, want %s", named[i].name, sizes[s],
+				      ucopy_policy_kernel(&p, sizes[s])->name, named[i].kernel);
+		}
+	err[0] = 0;
+	CHECK(ucopy_policy_resolve(&p, "linux-6.4", ~(uint64_t)0, err, sizeof err) == -1 &&
+	      strstr(err, "is for x86_64") && strstr(err, "built for aarch64"),
+	      "linux-6.4: '%s'", err);
+	check_group("policy aarch64 named policies follow docs/design.md's table");
+
+	/* auto: neon with ASIMD, ldp without; mops not chosen (not measured,
+	 * its faults not tested). */
+	static const struct { uint64_t f; const char *want; } autos[] = {
+		{ 0, "ldp" }, { F(ASIMD), "neon" }, { F(ASIMD) | F(SVE) | F(MOPS), "neon" },
+	};
+	for (size_t i = 0; i < sizeof autos / sizeof *autos; i++) {
+		CHECK(ucopy_policy_resolve(&p, "auto", autos[i].f, err, sizeof err) == 0,
+		      "auto: %s", err);
+		ucopy_policy_format(&p, buf, sizeof buf);
+		CHECK(!strcmp(buf, autos[i].want), "auto for %#llx: '%s', want '%s'",
+		      (unsigned long long)autos[i].f, buf, autos[i].want);
+	}
+	ucopy_auto_explain(buf, sizeof buf);
+	CHECK(strstr(buf, "default") && strstr(buf, "ot measured on real hardware"),
+	      "auto's row: '%s'", buf);
+	check_group("policy aarch64 auto");
+
+	CHECK(ucopy_policy_parse(&p, "64:mops,4K:neon,ldtr", err, sizeof err) == 0, "%s", err);
+	ucopy_policy_fit(&p, F(ASIMD), buf, sizeof buf);
+	ucopy_policy_format(&p, buf, sizeof buf);
+	CHECK(!strncmp(buf, "64:neon,", 8) && strstr(buf, "ldtr"), "fitted to asimd: '%s'", buf);
+	CHECK(ucopy_policy_parse(&p, "64:mops,4K:neon,ldtr", err, sizeof err) == 0, "%s", err);
+	ucopy_policy_fit(&p, 0, buf, sizeof buf);
+	for (unsigned r = 0; r < p.nrules; r++)
+		CHECK(p.rule[r].kernel->requires == 0, "fitted to no features keeps %s",
+		      p.rule[r].kernel->name);
+	errno = 0;
+	CHECK(ucopy_fault_init() == 0, "ucopy_fault_init: errno %d", errno);
+	check_group("policy aarch64 fit, and the port has a fault handler");
+}
+
 #else
 
 /* The library without a port: its one kernel and libc, the grammar, auto,
@@ -686,6 +761,8 @@ int main(void)
 	test_auto();
 	test_fit();
 	test_kernel_lookup();
+#elif defined(UCOPY_PORT_aarch64)
+	test_aarch64_port();
 #else
 	test_generic_port();
 #endif

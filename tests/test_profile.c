@@ -138,6 +138,16 @@ static void test_good(void)
 	check_group("profile: a good profile loads");
 }
 
+/* A feature list the CPU does not have, in this port's names. */
+static const char *other_features(uint64_t f)
+{
+#ifdef UCOPY_PORT_x86_64
+	return f & UCOPY_F(AVX512F) ? "sse2" : "sse2,avx512f";
+#else
+	return f & UCOPY_F(MOPS) ? "asimd" : "asimd,mops";
+#endif
+}
+
 static void test_rejected(void)
 {
 	char buf[8192], line[256];
@@ -160,8 +170,7 @@ static void test_rejected(void)
 	replace_line(buf, sizeof buf, "cpu.arch", "cpu.arch riscv64");
 	expect_rejected(buf, 5, "measured on riscv64");
 	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	snprintf(line, sizeof line, "cpu.features %s",
-		 c->features & UCOPY_F(AVX512F) ? "sse2" : "sse2,avx512f");
+	snprintf(line, sizeof line, "cpu.features %s", other_features(c->features));
 	replace_line(buf, sizeof buf, "cpu.features", line);
 	expect_rejected(buf, 11, "measured with other CPU features");
 
@@ -434,7 +443,23 @@ static void fill(struct calibration *cal, const char *const *names, size_t nk,
 	}
 }
 
-static const char *const two[] = { "word", "movsb" };
+/* The kernels the synthetic calibrations below name: a string instruction
+ * with a cliff and its guarded variant, and two vector kernels.  The
+ * derivation knows no kernel; any four of the port's that need no
+ * feature the emulated CPU lacks do. */
+#ifdef UCOPY_PORT_x86_64
+#define K_REP "movsb"
+#define K_SAFE "movsb_safe"
+#define K_VEC "avx2"
+#define K_VEC2 "sse2"
+#else
+#define K_REP "ldp"
+#define K_SAFE "ldtr"
+#define K_VEC "neon"
+#define K_VEC2 "byte"
+#endif
+
+static const char *const two[] = { "word", K_REP };
 
 /* word: 1 ns + 0.1 ns/byte; movsb: 20 ns + 0.02 ns/byte: they cross at
  * 237.5 bytes. */
@@ -464,9 +489,9 @@ static void test_derive(void)
 	ucopy_policy_format(&cal.policy, text, sizeof text);
 	/* movsb wins from 256 on, word up to 128: the threshold just above
 	 * 128, not at 256 (word was never measured to win past 128). */
-	CHECK(!strcmp(text, "136:word,movsb"), "crossing: '%s'", text);
+	CHECK(!strcmp(text, "136:word," K_REP), "crossing: '%s'", text);
 	CHECK(cal.ncross == 1 && cal.cross[0].from == ucopy_kernel_find("word") &&
-	      cal.cross[0].to == ucopy_kernel_find("movsb"), "one crossover");
+	      cal.cross[0].to == ucopy_kernel_find(K_REP), "one crossover");
 	calibration_free(&cal);
 
 	/* One point where the other kernel wins is noise, not a class. */
@@ -474,26 +499,26 @@ static void test_derive(void)
 	fill(&cal, two, 2, blip, sizes, nsz);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "136:word,movsb"), "blip: '%s'", text);
+	CHECK(!strcmp(text, "136:word," K_REP), "blip: '%s'", text);
 	calibration_free(&cal);
 
 	/* A distance cliff in movsb from 256 bytes on: the guarded variant
 	 * takes its place where it is within reach, else the next best. */
 	calibration_init(&cal);
-	static const char *const three[] = { "word", "movsb", "movsb_safe" };
+	static const char *const three[] = { "word", K_REP, K_SAFE };
 	fill(&cal, three, 2, crossing, sizes, nsz);
 	for (size_t i = 0; i < nsz; i++) {
 		struct cal_point *pt = calibration_point(&cal, sizes[i]);
 		double t = crossing(1, sizes[i]) * 1.01, best = fmin(crossing(0, sizes[i]),
 								 crossing(1, sizes[i]));
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("movsb_safe"), t,
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_SAFE), t,
 				t / best * 0.99, t / best * 1.01);
 	}
-	calibration_add_cliff(&cal, ucopy_kernel_find("movsb"), 256, 25.0, 0, 1);
-	calibration_add_cliff(&cal, ucopy_kernel_find("movsb"), 4096, 24.0, 0, 1);
+	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 256, 25.0, 0, 1);
+	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 4096, 24.0, 0, 1);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "136:word,movsb_safe"), "cliff: '%s'", text);
+	CHECK(!strcmp(text, "136:word," K_SAFE), "cliff: '%s'", text);
 	calibration_free(&cal);
 
 	/* Indistinguishable kernels: no switch at all. */
@@ -501,8 +526,8 @@ static void test_derive(void)
 	for (size_t i = 0; i < nsz; i++) {
 		struct cal_point *pt = calibration_point(&cal, sizes[i]);
 		double a = 10 + (double)(i % 2), b = 10 + (double)((i + 1) % 2);
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("avx2"), a, 0.8, 1.25);
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("sse2"), b, 0.8, 1.25);
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_VEC), a, 0.8, 1.25);
+		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_VEC2), b, 0.8, 1.25);
 	}
 	calibration_derive(&cal);
 	CHECK(cal.policy.nrules == 1, "noise made %u rules", cal.policy.nrules);
@@ -534,7 +559,7 @@ static int parse(struct ucopy_policy *p, const char *text)
 
 static void test_thresholds(void)
 {
-	static const char *const names[] = { "word", "movsb", "avx2" };
+	static const char *const names[] = { "word", K_REP, K_VEC };
 	static const size_t sweep[] = { 4096, 8192, 16384, 32768, 65536 };
 	static const size_t refined[] = { 4096, 8192, 16384, 19456, 23552, 27648, 32768, 65536 };
 	struct calibration cal;
@@ -546,13 +571,13 @@ static void test_thresholds(void)
 	fill(&cal, names, 3, three_ranges, sweep, sizeof sweep / sizeof sweep[0]);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "17K:word,avx2"), "sweep only: '%s'", text);
+	CHECK(!strcmp(text, "17K:word," K_VEC), "sweep only: '%s'", text);
 	calibration_free(&cal);
 	calibration_init(&cal);
 	fill(&cal, names, 3, three_ranges, refined, sizeof refined / sizeof refined[0]);
 	calibration_derive(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "17K:word,28K:movsb,avx2"), "refined: '%s'", text);
+	CHECK(!strcmp(text, "17K:word,28K:" K_REP "," K_VEC), "refined: '%s'", text);
 	for (unsigned i = 0; i < cal.ncross; i++) {
 		const struct cal_cross *x = &cal.cross[i];
 		CHECK(x->below < x->limit && x->limit <= x->at, "crossover %u at %zu, between %zu and %zu",
@@ -571,33 +596,33 @@ static void test_thresholds(void)
 	struct ucopy_policy a;
 	calibration_init(&cal);
 	fill(&cal, two, 2, crossing, small, sizeof small / sizeof small[0]);
-	if (!parse(&a, "8K:movsb,word")) {
+	if (!parse(&a, "8K:" K_REP ",word")) {
 		cal.inherit = &a;
 		calibration_derive(&cal);
 		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, "136:word,8K:movsb,word"), "inherited above: '%s'", text);
+		CHECK(!strcmp(text, "136:word,8K:" K_REP ",word"), "inherited above: '%s'", text);
 		CHECK(cal.ncross == 2 && cal.cross[1].inherited && !cal.cross[0].inherited,
 		      "inherited marks");
 	}
-	if (!parse(&a, "2K:movsb,byte")) {
+	if (!parse(&a, "2K:" K_REP ",byte")) {
 		cal.inherit = &a;
 		calibration_derive(&cal);
 		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, "136:word,4160:movsb,byte"), "inherited within: '%s'", text);
+		CHECK(!strcmp(text, "136:word,4160:" K_REP ",byte"), "inherited within: '%s'", text);
 	}
 	/* Kernels that tie: auto's wins. */
-	if (!parse(&a, "movsb")) {
+	if (!parse(&a, K_REP)) {
 		calibration_free(&cal);
 		calibration_init(&cal);
 		for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
 			struct cal_point *pt = calibration_point(&cal, small[i]);
 			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("word"), 10, 1, 1.02);
-			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("movsb"), 10.1, 0.99, 1.02);
+			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_REP), 10.1, 0.99, 1.02);
 		}
 		cal.inherit = &a;
 		calibration_derive(&cal);
 		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, "movsb"), "tie: '%s'", text);
+		CHECK(!strcmp(text, K_REP), "tie: '%s'", text);
 	}
 	calibration_free(&cal);
 	check_group("profile: thresholds lie between measured sizes; auto above them");
@@ -627,7 +652,7 @@ static void judged(struct calibration *cal, struct ucopy_policy *a, const char *
 		   double hot2k, double mixed, double cold2k)
 {
 	calibration_init(cal);
-	parse(a, "1K:word,movsb");
+	parse(a, "1K:word," K_REP);
 	cal->inherit = a;
 	parse(&cal->policy, derived);
 	snprintf(cal->policy.name, sizeof cal->policy.name, "calibrated");
@@ -646,9 +671,9 @@ static void test_judge(void)
 	char text[256], why[512];
 
 	/* 15% ahead at 2K, even elsewhere: kept. */
-	judged(&cal, &a, "4K:word,movsb", 0.85, 1.0, 1.0);
+	judged(&cal, &a, "4K:word," K_REP, 0.85, 1.0, 1.0);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(cal.accepted && !strcmp(text, "4K:word,movsb"), "better: '%s'", text);
+	CHECK(cal.accepted && !strcmp(text, "4K:word," K_REP), "better: '%s'", text);
 	CHECK(fabs(cal.gain[CAL_REF_AUTO][CAL_HOT] - exp((log(1 / 1.5) + log(1 / 0.85)) / 3)) < 1e-9,
 	      "hot gain %f", cal.gain[CAL_REF_AUTO][CAL_HOT]);
 	CHECK(cal.nnotes == 0, "a note when kept: %s", cal.notes[0]);
@@ -660,19 +685,19 @@ static void test_judge(void)
 		double hot2k, mixed, cold2k;
 		const char *why;
 	} rejected[] = {
-		{ "4K:word,movsb", 0.995, 1.0, 1.0, "auto's speed where they differ" },
-		{ "4K:word,movsb", 0.85, 1.05, 1.0, "slower than auto on mix" },
-		{ "4K:word,movsb", 1.30, 0.90, 1.0, "1.30x slower than auto at 2048 bytes hot" },
-		{ "4K:word,movsb", 0.85, 1.0, 1.20, "speed cold" },
-		{ "4K:word,movsb", 0.85, 1.0, 1.03, "speed cold" },
-		{ "4K:word,movsb", 0.85, 1.025, 1.0, "speed on mixed sizes" },
-		{ "1K:word,movsb", 0.85, 1.0, 1.0, "auto's own" },
+		{ "4K:word," K_REP, 0.995, 1.0, 1.0, "auto's speed where they differ" },
+		{ "4K:word," K_REP, 0.85, 1.05, 1.0, "slower than auto on mix" },
+		{ "4K:word," K_REP, 1.30, 0.90, 1.0, "1.30x slower than auto at 2048 bytes hot" },
+		{ "4K:word," K_REP, 0.85, 1.0, 1.20, "speed cold" },
+		{ "4K:word," K_REP, 0.85, 1.0, 1.03, "speed cold" },
+		{ "4K:word," K_REP, 0.85, 1.025, 1.0, "speed on mixed sizes" },
+		{ "1K:word," K_REP, 0.85, 1.0, 1.0, "auto's own" },
 	};
 	for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
 		judged(&cal, &a, rejected[i].derived, rejected[i].hot2k, rejected[i].mixed,
 		       rejected[i].cold2k);
 		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!cal.accepted && !strcmp(text, "1K:word,movsb"), "case %zu: '%s'", i, text);
+		CHECK(!cal.accepted && !strcmp(text, "1K:word," K_REP), "case %zu: '%s'", i, text);
 		CHECK(cal.nnotes == 1 && strstr(cal.notes[0], "found nothing better than auto") &&
 		      strstr(cal.notes[0], rejected[i].why), "case %zu: note '%s'", i, cal.notes[0]);
 		CHECK(cal.ncross == 1 && cal.cross[0].inherited && cal.cross[0].limit == 1024,
@@ -690,7 +715,7 @@ static void test_judge(void)
 	struct ucopy_policy p;
 	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "load: %s", why);
 	ucopy_policy_format(&p, text, sizeof text);
-	CHECK(!strcmp(text, "1K:word,movsb"), "loaded '%s'", text);
+	CHECK(!strcmp(text, "1K:word," K_REP), "loaded '%s'", text);
 	calibration_free(&cal);
 	check_group("profile: a derived policy is saved only when it beats auto");
 }
@@ -704,9 +729,9 @@ static void test_merge(void)
 	char text[256];
 
 	calibration_init(&cal);
-	parse(&a, "1K:word,movsb");
+	parse(&a, "1K:word," K_REP);
 	cal.inherit = &a;
-	parse(&cal.policy, "512:byte,4K:word,movsb");
+	parse(&cal.policy, "512:byte,4K:word," K_REP);
 	snprintf(cal.policy.name, sizeof cal.policy.name, "calibrated");
 	add_check(&cal, "256", CAL_HOT, 256, 0.80, 0.01);    /* byte wins */
 	add_check(&cal, "2048", CAL_HOT, 2048, 1.30, 0.01);  /* word loses to movsb */
@@ -715,7 +740,7 @@ static void test_merge(void)
 	CHECK(!cal.accepted, "the 1.3x loss at 2 KiB rejects the derived policy");
 	CHECK(calibration_merge(&cal) == 1, "nothing to merge");
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "512:byte,1K:word,movsb"), "merged '%s'", text);
+	CHECK(!strcmp(text, "512:byte,1K:word," K_REP), "merged '%s'", text);
 	CHECK(cal.nchecks == 0 && cal.ncross == 2 && cal.cross[0].limit == 512 &&
 	      cal.cross[1].limit == 1024,
 	      "checks %zu, crossovers %u", cal.nchecks, cal.ncross);
@@ -726,18 +751,18 @@ static void test_merge(void)
 	add_check(&cal, "mix", CAL_MIXED, 0, 0.98, 0.01);
 	calibration_judge(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(cal.accepted && !strcmp(text, "512:byte,1K:word,movsb"), "kept '%s'", text);
+	CHECK(cal.accepted && !strcmp(text, "512:byte,1K:word," K_REP), "kept '%s'", text);
 	calibration_free(&cal);
 
 	/* Behind auto wherever they differ: the merge would be auto's own. */
 	calibration_init(&cal);
 	cal.inherit = &a;
-	parse(&cal.policy, "4K:word,movsb");
+	parse(&cal.policy, "4K:word," K_REP);
 	add_check(&cal, "2048", CAL_HOT, 2048, 1.30, 0.01);
 	calibration_judge(&cal);
 	CHECK(!cal.accepted && calibration_merge(&cal) == 0, "auto's own merged");
 	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "1K:word,movsb"), "auto's stays: '%s'", text);
+	CHECK(!strcmp(text, "1K:word," K_REP), "auto's stays: '%s'", text);
 	calibration_free(&cal);
 	check_group("profile: calibrate keeps the derived rules that won, auto's where they lost");
 }

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "machine.h"
 #include "ucopy.h"
 
 #include <errno.h>
@@ -75,6 +76,60 @@ static int in_child(void (*fn)(void))
 	return status;
 }
 
+/* qemu-user 7.2 (x86-64 and aarch64 guests alike) cannot deliver a SIGSEGV
+ * that a handler queues to its own thread with rt_tgsigqueueinfo after
+ * restoring SIG_DFL: it fails an assertion of its own (cpu_exec: cpu ==
+ * current_cpu) and exits 127.  That is how ucopy takes the default action
+ * for a fault that is not its own (fault.c, default_action), so under such
+ * an emulator, shown by a probe that uses no ucopy, the scenarios that end
+ * in the default action are skipped with the probe's result.  On a real
+ * kernel the probe dies by SIGSEGV and every scenario runs; a real kernel
+ * that failed the probe would fail them too, not skip them. */
+static char requeue_why[700];
+static const char *requeue_broken;
+
+static void requeue_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)syscall(SYS_gettid), (long)sig, si);
+}
+
+static void child_requeue_probe(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = requeue_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	(void)*bad_pointer();
+	_exit(4);
+}
+
+static void probe_requeue(void)
+{
+	const char *emu = machine_emulator();
+	int st = in_child(child_requeue_probe);
+	if (emu && !(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV)) {
+		snprintf(requeue_why, sizeof requeue_why, "'%s' cannot deliver a SIGSEGV a "
+			 "handler queues to its own thread, as ucopy's default action does "
+			 "(a probe without ucopy ended with status %#x, not SIGSEGV)", emu, st);
+		requeue_broken = requeue_why;
+	}
+}
+
+/* 1 when the scenarios ending in the default action cannot run here (and
+ * says so as a skip of `group`). */
+static int skip_default_action(const char *group)
+{
+	if (requeue_broken)
+		check_skip(group, requeue_broken);
+	return requeue_broken != NULL;
+}
+
 /* The end of the chaining scenarios: ucopy recovers a fault of its own, then
  * a fault outside ucopy must reach the application's handler (exit 42). */
 static void recover_then_app_fault(volatile char *bad)
@@ -129,6 +184,8 @@ static void child_plain_body_fault(void)
 
 static void test_plain_bodies(void)
 {
+	if (skip_default_action("fault in a kernel's plain body kills, for every kernel"))
+		return;
 	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
 		plain_kernel = ucopy_kernel_at(i);
 		if (!ucopy_kernel_supported(plain_kernel, ucopy_cpu()->features))
@@ -387,6 +444,8 @@ static void child_resethand(void)
 
 static void test_resethand(void)
 {
+	if (skip_default_action("signals: SA_RESETHAND resets before the call (second fault kills)"))
+		return;
 	for (resethand_siginfo = 0; resethand_siginfo < 2; resethand_siginfo++) {
 		shared->calls = 0;
 		int st = in_child(child_resethand);
@@ -488,6 +547,9 @@ static void child_cycle(void)
 
 static void test_cycle(void)
 {
+	if (skip_default_action("signals: a fault passed back to ucopy ends in the default "
+				"action, not a loop"))
+		return;
 	shared->calls = 0;
 	int st = in_child(child_cycle);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && shared->calls == 1,
@@ -548,6 +610,8 @@ static void child_sent_positive_handler(void)
 
 static void test_sent(void)
 {
+	if (skip_default_action("signals: a sent signal is passed on, ucopy stays installed"))
+		return;
 	int st = in_child(child_sent_positive);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
 	      "SIG_DFL, sent with si_code SEGV_MAPERR: status %#x, want SIGSEGV", st);
@@ -585,6 +649,8 @@ static void child_pid1(void)
 
 static void test_pid1(void)
 {
+	if (skip_default_action("signals: a sent SIGSEGV that PID 1 survives leaves ucopy installed"))
+		return;
 	int st = in_child(child_pid1);
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
 		check_skip("signals: PID 1", "no permission for a PID namespace");
@@ -730,15 +796,6 @@ static void test_chaining(void)
 	int st = in_child(child_app_handler_first);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
 	      "application handler installed first: status %#x", st);
-	st = in_child(child_no_handler);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "no handler: a fault outside ucopy must kill with SIGSEGV, status %#x", st);
-	st = in_child(child_memcpy_fault);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "a fault inside ucopy_memcpy must kill with SIGSEGV, status %#x", st);
-	st = in_child(child_ignored);
-	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
-	      "SIG_IGN: a real fault must still kill with SIGSEGV, status %#x", st);
 	st = in_child(child_altstack);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "on a sigaltstack: status %#x", st);
 	st = in_child(child_replaced);
@@ -746,7 +803,19 @@ static void test_chaining(void)
 	      "handler replaced, then ucopy_fault_init again: status %#x", st);
 	st = in_child(child_sent_signal);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "a sent SIGSEGV: status %#x", st);
-	check_group("fault chaining: application handlers, default action, altstack, re-install");
+	check_group("fault chaining: application handlers, altstack, re-install");
+	if (!skip_default_action("fault chaining: the default action")) {
+		st = in_child(child_no_handler);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "no handler: a fault outside ucopy must kill with SIGSEGV, status %#x", st);
+		st = in_child(child_memcpy_fault);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "a fault inside ucopy_memcpy must kill with SIGSEGV, status %#x", st);
+		st = in_child(child_ignored);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		      "SIG_IGN: a real fault must still kill with SIGSEGV, status %#x", st);
+		check_group("fault chaining: the default action");
+	}
 	test_plain_bodies();
 }
 
@@ -762,6 +831,7 @@ int main(void)
 		return 2;
 	}
 	/* Every scenario in a child, while no handler is installed here. */
+	probe_requeue();
 	test_chaining();
 	test_mask();
 	test_deeper();

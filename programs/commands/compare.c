@@ -503,6 +503,11 @@ static void print_text(const struct compare *c, const struct workload *w,
 	machine_cpu_line(cpu, sizeof cpu);
 	printf("workload  %s: %s\n", w->name, w->what);
 	printf("cpu       %s\n", cpu);
+	const char *emu = machine_emulator();
+	if (emu)
+		printf("warning   emulated: this runs under '%s', so these timings measure the "
+		       "emulator's translation, not a CPU: they mean nothing about either policy\n",
+		       emu);
 	if (c->assume) {
 		assumed_features(c, feats, sizeof feats);
 		printf("assumed   %s: %s\n", c->assume, feats);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef UCOPY_CFLAGS
 #define UCOPY_CFLAGS "unknown"
@@ -24,6 +25,17 @@ void machine_cpu_line(char *buf, size_t len)
 	snprintf(buf, len, "%s (%s %u/%u/%u), L1d %s L2 %s L3 %s",
 		 c->brand[0] ? c->brand : "unknown CPU", c->vendor, c->family,
 		 c->model, c->stepping, l1, l2, l3);
+}
+
+const char *machine_emulator(void)
+{
+	static char path[512];
+	ssize_t n = readlink("/proc/thread-self/exe", path, sizeof path - 1);
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	const char *base = strrchr(path, '/');
+	return strncmp(base ? base + 1 : path, "qemu-", 5) ? NULL : path;
 }
 
 const char *machine_kernel(void)
@@ -90,5 +102,7 @@ void machine_json(struct json *j)
 	json_key(j, "compiler"); json_string(j, machine_compiler());
 	json_key(j, "cflags"); json_string(j, machine_cflags());
 	json_key(j, "date"); json_string(j, date);
+	/* null on a real CPU: a reader must be able to tell emulated timings. */
+	json_key(j, "emulator"); json_string(j, machine_emulator());
 	json_end_object(j);
 }

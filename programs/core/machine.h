@@ -18,11 +18,19 @@ void machine_cpu_line(char *buf, size_t len);
 const char *machine_kernel(void);
 const char *machine_compiler(void);
 const char *machine_cflags(void);
+/* The user-mode emulator this process runs under ("/usr/bin/qemu-aarch64"),
+ * or NULL on a real CPU (a VM's included).  qemu-user answers
+ * /proc/self/exe with the guest program, but not the kernel's
+ * /proc/thread-self/exe, which names the emulator (checked with qemu 7.2,
+ * x86-64 and aarch64 guests).  Timings made there measure the translator,
+ * not the CPU. */
+const char *machine_emulator(void);
 /* Writes the keys cpu {arch, vendor, family, model, stepping, brand},
  * features [...] and caches {l1d, l2, l3} into the object being written. */
 void machine_json_cpu(struct json *j);
 /* Writes the "machine" object: cpu {vendor, family, model, stepping, brand},
- * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date. */
+ * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date,
+ * emulator (machine_emulator(), or null). */
 void machine_json(struct json *j);
 
 #endif

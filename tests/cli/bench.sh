@@ -1,6 +1,7 @@
 # CLI tests: ucopy bench output (JSON, CSV, table) and its error cases.
 # Budgets are tiny: these check shapes and fields, never timings.
 . tests/cli/lib.sh
+only_arch x86_64 "its cases name x86-64 kernels and policies (movsb, avx2, linux-6.4); tests/cli/arm64.sh runs bench on aarch64"
 
 # bad NAME PATTERN ARGS...: exit 2, one line on stderr matching PATTERN (a
 # grep -E pattern), nothing on stdout.

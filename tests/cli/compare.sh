@@ -2,6 +2,7 @@
 # only at the verdict, which must never be a difference for a policy against
 # itself, on any machine.
 . tests/cli/lib.sh
+only_arch x86_64 "its cases name x86-64 kernels and policies (movsb, linux-6.4, erms); tests/cli/arm64.sh runs compare on aarch64"
 
 # A policy against itself: 4 KiB hot copies, a short budget.  An interval too
 # wide for the margin is "inconclusive", which is the right answer on a

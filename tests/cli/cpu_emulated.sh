@@ -5,8 +5,9 @@
 . tests/cli/lib.sh
 
 bin=$B/tests/test_cpu
-if [ "$(uname -m)" != x86_64 ] || ! command -v qemu-x86_64 >/dev/null 2>&1; then
-	echo "SKIP test_cpu under qemu-x86_64: needs an x86-64 host with qemu-x86_64 (qemu-user)"
+if [ "$(uname -m)" != x86_64 ] || [ "$(ucopy_arch)" != x86_64 ] ||
+   ! command -v qemu-x86_64 >/dev/null 2>&1; then
+	echo "SKIP test_cpu under qemu-x86_64: needs an x86-64 host and build with qemu-x86_64 (qemu-user)"
 	exit 0
 fi
 if [ ! -x "$bin" ]; then

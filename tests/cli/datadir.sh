@@ -124,8 +124,8 @@ fifo_refused() {
 	expect "$name" is_usage_error "bad distribution file '$dir/fifo' (expected a regular file, not a FIFO)"
 }
 fifo_refused "bench --dist FIFO is refused at once" bench --dist "$dir/fifo"
-fifo_refused "compare --workload dist:FIFO is refused at once" compare movsb word --workload "dist:$dir/fifo"
-fifo_refused "compare --dist FIFO is refused at once" compare movsb word --dist "$dir/fifo"
+fifo_refused "compare --workload dist:FIFO is refused at once" compare byte word --workload "dist:$dir/fifo"
+fifo_refused "compare --dist FIFO is refused at once" compare byte word --dist "$dir/fifo"
 timeout 10 "$UCOPY" bench --dist /dev/null >"$out" 2>"$err"
 rc=$?
 expect "bench --dist /dev/null is refused" is_usage_error "not a character device"

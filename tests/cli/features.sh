@@ -18,8 +18,21 @@ for k in ("l1d", "l2", "l3"):
 assert d["policy"] and d["policy_source"] == "default"
 ' "$out"
 
-# The features the library reports agree with the kernel's view of the CPU.
-if [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
+# The features the library reports agree with the kernel's view of the CPU:
+# not under an emulator, whose /proc/cpuinfo is the host's.
+arch=$(ucopy_arch)
+if [ "$arch" != "$(uname -m)" ]; then
+	echo "SKIP features --json agrees with /proc/cpuinfo: the command is built for $arch" \
+		"and the kernel runs $(uname -m) (an emulator): /proc/cpuinfo is the host's CPU"
+elif [ "$arch" = aarch64 ] && grep -q '^Features' /proc/cpuinfo; then
+	expect "features --json agrees with /proc/cpuinfo" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+flags = set(next(l for l in open("/proc/cpuinfo") if l.startswith("Features")).split(":")[1].split())
+for f in ("asimd", "sve", "mops"):
+    assert (f in flags) == (f in d["features"]), f
+' "$out"
+elif [ -r /proc/cpuinfo ] && grep -q '^flags' /proc/cpuinfo; then
 	expect "features --json agrees with /proc/cpuinfo" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -65,14 +78,19 @@ want = "a\x01\x1b[31mb\\c\tx\x7f\x9by\xff\xe9"
 assert "UCOPY_POLICY=\x27" + want + "\x27 ignored" in d["policy_reason"], d["policy_reason"]
 ' "$out"
 
-UCOPY_POLICY='64:word,movsb' run features --json
+# A kernel and a named policy of this architecture.
+case $arch in
+aarch64) kernel=ldp named=arm64-5.15 ;;
+*) kernel=movsb named=linux-6.4 ;;
+esac
+UCOPY_POLICY="64:word,$kernel" run features --json
 expect "UCOPY_POLICY policy text is used" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["policy_source"] == "UCOPY_POLICY" and d["policy"] == "64:word,movsb", d
-' "$out"
+assert d["policy_source"] == "UCOPY_POLICY" and d["policy"] == "64:word," + sys.argv[2], d
+' "$out" "$kernel"
 
-UCOPY_POLICY='linux-6.4' run features
+UCOPY_POLICY=$named run features
 expect "UCOPY_POLICY named policy is used" grep -q '^source    UCOPY_POLICY' "$out"
 
 run --version

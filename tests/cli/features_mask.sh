@@ -2,6 +2,7 @@
 # junk are refused whole with a note; and the library's own tests pass under
 # several masks, so every resolution path runs on any machine.
 . tests/cli/lib.sh
+only_arch x86_64 "its masks are x86-64 features (sse2, avx2, erms); tests/cli/arm64.sh masks asimd"
 
 UCOPY_FEATURES=none,sse2 run features
 expect "mask: 'none,sse2' keeps sse2 only: auto's vector kernel is sse2" \

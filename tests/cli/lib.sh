@@ -7,6 +7,23 @@ out=$(mktemp) err=$(mktemp)
 case $B in /*) BABS=$B ;; *) BABS=$PWD/$B ;; esac
 trap 'rm -f "$out" "$err"' EXIT
 
+# The architecture the command was built for ("x86_64", "aarch64"): under
+# make check-aarch64, UCOPY is a script that runs it under qemu-aarch64.
+ucopy_arch() {
+	"$UCOPY" features --json 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["cpu"]["arch"])' 2>/dev/null
+}
+
+# only_arch ARCH WHY: ends a test file that is written for one architecture's
+# kernels and policies with one SKIP line, saying why, on any other.
+only_arch() {
+	a=$(ucopy_arch)
+	if [ "$a" != "$1" ]; then
+		echo "SKIP $(basename "$0"): the command is built for ${a:-an unknown architecture}; $2"
+		exit 0
+	fi
+}
+
 # run ARGS...: runs ucopy, leaving stdout in $out, stderr in $err, status in $rc.
 run() {
 	"$UCOPY" "$@" >"$out" 2>"$err"
@@ -48,6 +65,10 @@ json_ok() {
 # the shell's builtin would not load it).
 needs_preload() {
 	name=$1; shift
+	if [ "$(ucopy_arch)" != "$(uname -m)" ]; then
+		echo "SKIP $name: the interposer is built for $(ucopy_arch), this machine's programs are $(uname -m) (make check-aarch64 runs under an emulator)"
+		exit 0
+	fi
 	for f in "$B/libucopy-preload.so" "$@"; do
 		if [ ! -e "$f" ]; then
 			echo "SKIP $name: $f is not built"

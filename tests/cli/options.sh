@@ -22,7 +22,7 @@ expect "bench -o -q: -q is no file name" sh -c "[ $rc -eq 2 ] && [ ! -e '$dir/-q
 	grep -q \"option '-o' needs a value\" '$err'"
 usage_error "report --json --quick: --quick is no file name" "option '--json' needs a value" \
 	report --json --quick
-usage_error "compare --sizes --json" "option '--sizes' needs a value" compare movsb word --sizes --json
+usage_error "compare --sizes --json" "option '--sizes' needs a value" compare byte word --sizes --json
 usage_error "calibrate --max-size -v" "option '--max-size' needs a value" calibrate --max-size -v
 usage_error "bench --sizes -q names the option it found" \
 	"option '--sizes' needs a value, not the option '-q' (a value that starts with '-': --sizes=-q)" \
@@ -33,14 +33,14 @@ usage_error "bench --sizes -q names the option it found" \
 usage_error "bench --sizes -5 names the bad size" "bad size '-5'" bench --sizes -5
 usage_error "bench --src-align -1 names the bad offset" "bad size '-1'" bench --src-align -1
 usage_error "bench --distance -1 names the bad distance" "bad size '-1'" bench --distance -1
-usage_error "compare --sizes -5 names the bad size" "bad size '-5'" compare movsb word --sizes -5
-usage_error "compare --runs -3 names the bad count" "bad --runs '-3'" compare movsb word --runs -3
-usage_error "compare --margin -3 names the bad margin" "bad --margin '-3'" compare movsb word --margin -3
+usage_error "compare --sizes -5 names the bad size" "bad size '-5'" compare byte word --sizes -5
+usage_error "compare --runs -3 names the bad count" "bad --runs '-3'" compare byte word --runs -3
+usage_error "compare --margin -3 names the bad margin" "bad --margin '-3'" compare byte word --margin -3
 usage_error "calibrate --max-size -5 names the bad size" "bad size '-5'" calibrate --max-size -5
 usage_error "bench --kernels -1 names the bad kernel" "unknown kernel '-1'" bench --kernels -1
 for cmd in bench compare calibrate report; do
 	args=
-	[ $cmd = compare ] && args="movsb word --sizes 64"
+	[ $cmd = compare ] && args="byte word --sizes 64"
 	usage_error "$cmd --seconds -q" "option '--seconds' needs a value" $cmd $args --seconds -q
 	usage_error "$cmd --seconds=0 (the = form)" "bad budget '0'" $cmd $args --seconds=0
 	usage_error "$cmd --seconds -1 is refused by the parser" "bad budget '-1'" $cmd $args --seconds -1
@@ -60,8 +60,13 @@ expect "bench: --opt=VALUE forms, --seed 010 is ten" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 assert c["seed"] == 10 and c["sizes"] == [8] and c["seconds"] == 0.01, c' "$out"
-run compare linux-6.3 linux-6.4 --sizes=32K --assume-features -fsrm --runs=20 --seconds=0.05 --seed 010 -q --json
-expect "compare: --assume-features -fsrm is a value, --seed 010 is ten" python3 -c '
+# Two named policies of this architecture, and one of its features.
+case $(ucopy_arch) in
+aarch64) pa=arm64-4.19 pb=arm64-5.15 feat=mops ;;
+*) pa=linux-6.3 pb=linux-6.4 feat=fsrm ;;
+esac
+run compare $pa $pb --sizes=32K --assume-features -$feat --runs=20 --seconds=0.05 --seed 010 -q --json
+expect "compare: --assume-features -$feat is a value, --seed 010 is ten" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
-assert c["assume_features"] == "-fsrm" and c["seed"] == 10, c' "$out"
+assert c["assume_features"] == "-" + sys.argv[2] and c["seed"] == 10, c' "$out" "$feat"

@@ -42,8 +42,12 @@ full "bench --list-dists" bench --list-dists
 full "bench (table)" bench --kernels byte --sizes 8 --seconds 0.01 -q
 full "bench --format json" bench --kernels byte --sizes 8 --seconds 0.01 -q --format json
 full "bench --format csv" bench --kernels byte --sizes 8 --seconds 0.01 -q --format csv
-full "compare" compare linux-6.3 linux-6.4 --sizes 64 --runs 20 --seconds 0.05 -q
-full "compare --json" compare linux-6.3 linux-6.4 --sizes 64 --runs 20 --seconds 0.05 -q --json
+case $(ucopy_arch) in
+aarch64) pa=arm64-4.19 pb=arm64-5.15 ;;
+*) pa=linux-6.3 pb=linux-6.4 ;;
+esac
+full "compare" compare $pa $pb --sizes 64 --runs 20 --seconds 0.05 -q
+full "compare --json" compare $pa $pb --sizes 64 --runs 20 --seconds 0.05 -q --json
 full "calibrate (its summary)" calibrate --seconds 0.2 --max-size 4K -o "$dir/profile"
 full "report -o -" report --quick --seconds 0.5 -q -o - --json "$dir/r.json"
 

@@ -31,20 +31,8 @@ name:
 
 #define END(name) .size name, . - name
 
-/* Lists the instruction at label `insn` as one that may fault; the signal
- * handler resumes a fault-tolerant copy at `fixup`. */
-#define EXTABLE(insn, fixup)                    \
-	.pushsection ucopy_extable, "aw";       \
-	.balign 8;                              \
-	.quad insn, fixup;                      \
-	.popsection
-
-/* EX(fixup, insn): emits insn and, in a try body, lists it in the exception
- * table (a plain body has no fixups at all).  The numeric label 98 is
- * reserved for it. */
-#define EX(fixup, ...)                          \
-98:	__VA_ARGS__;                            \
-	.if \try > 0; EXTABLE(98b, fixup); .endif
+/* EXTABLE(insn, fixup) and EX(fixup, insn). */
+#include "../extable.h"
 
 /* KDONE: the whole copy is done: left = 0 in rdx (plain), or 0 bytes not
  * copied in rax (try); nothing for try = -1, memmove.S's use of the shared

@@ -1,0 +1,128 @@
+/*
+ * aarch64/policies.c - the aarch64 policies: what Linux did for user
+ * copies (the named policies), the library's own choice (auto), and the
+ * nearest kernels when a CPU cannot run one.
+ */
+#include <string.h>
+
+#include "arch.h"
+
+/* No aarch64 feature only makes a kernel fast: without MOPS cpyfp is
+ * undefined, without ASIMD there are no q registers. */
+const uint64_t ucopy_arch_speed_bits = 0;
+
+/*=====   Named policies   =====
+ * arm64 picks no strategy by feature or size for user copies: one routine
+ * handles every size with its own classes (lib/kernels/aarch64/template.h
+ * reproduces them), so each named policy is one kernel. */
+
+/* v4.19 arch/arm64/lib/copy_from_user.S (and copy_to_user.S,
+ * copy_in_user.S): copy_template.S with ldp1/stp1 as plain ldp/stp, the
+ * user access allowed by set_fs(KERNEL_DS) and uaccess_enable_not_uao. */
+static const char *arm64_4_19(uint64_t f)
+{
+	(void)f;
+	return "ldp";
+}
+
+/* v5.15 arch/arm64/lib/copy_from_user.S: the same copy_template.S, with
+ * ldp1 as `user_ldp` (two ldtr: the unprivileged loads have no pair form)
+ * and ldr1 as ldtr*; copy_to_user.S the same with sttr.  set_fs() went in
+ * 5.11 (3d2403fd10a1 "arm64: uaccess: remove set_fs()"), and with it the
+ * pairs: the regression of the Zynq report (docs/reproducing.md). */
+static const char *arm64_5_15(uint64_t f)
+{
+	(void)f;
+	return "ldtr";
+}
+
+static const struct {
+	const char *name;
+	const char *(*text)(uint64_t);
+} named[] = {
+	{ "arm64-4.19", arm64_4_19 },
+	{ "arm64-5.15", arm64_5_15 },
+};
+
+const char *ucopy_arch_named(const char *name, uint64_t features)
+{
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (!strcmp(name, named[i].name))
+			return named[i].text(features);
+	return NULL;
+}
+
+/*=====   auto   =====
+ * One row per microarchitecture measured, chosen by the MIDR implementer
+ * and part (vendor and model in ucopy_cpu()), as x86-64's rows are by
+ * vendor and family.  No aarch64 machine has been measured yet: there is
+ * only the default row, which follows glibc's aarch64 memcpy (q-register
+ * pairs for every size) rather than any measurement of ucopy's own.  mops
+ * is not chosen until a MOPS CPU has been measured and its fault contract
+ * tested (qemu 7.2 has no MOPS).  Whoever measures a machine adds its row
+ * with the numbers, in docs/performance-<cpu>.md. */
+struct auto_row {
+	const char *vendor;   /* MIDR implementer as "0x41"; NULL: any */
+	unsigned part;        /* MIDR part number; 0: any */
+	const char *name;
+	const char *why;
+};
+
+static const struct auto_row rows[] = {
+	{ NULL, 0, "default",
+	  "neon (q-register pairs) for every size, as glibc's aarch64 memcpy; ldp without "
+	  "ASIMD. Not measured on real hardware: no aarch64 row has been measured yet" },
+};
+
+static const struct auto_row *auto_row(uint64_t f)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	size_t n = sizeof rows / sizeof rows[0];
+	if (c->features != f)
+		return &rows[n - 1];
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!strcmp(c->vendor, rows[i].vendor) && c->model == rows[i].part)
+			return &rows[i];
+	return &rows[n - 1];
+}
+
+static int runs(const char *name, uint64_t f)
+{
+	const struct ucopy_kernel *k = ucopy_kernel_find(name);
+	return k && ucopy_kernel_supported(k, f);
+}
+
+void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
+{
+	size_t pos = 0;
+	if (buf && len)
+		buf[0] = 0;
+	ucopy_put(buf, len, &pos, "%s", runs("neon", f) ? "neon" : "ldp");
+}
+
+size_t ucopy_arch_auto_explain(uint64_t f, char *buf, size_t len)
+{
+	const struct auto_row *row = auto_row(f);
+	size_t pos = 0;
+	if (buf && len)
+		buf[0] = 0;
+	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
+	return pos;
+}
+
+/*=====   Fitting   =====*/
+
+static const char *const fallback[][4] = {
+	{ "mops", "neon", "ldp", NULL },
+	{ "neon", "ldp", NULL },
+};
+
+const char *const *ucopy_arch_fallback(const char *kernel)
+{
+	for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
+		if (!strcmp(fallback[i][0], kernel))
+			return fallback[i] + 1;
+	return NULL;
+}
+
+const char *const ucopy_arch_last_resort[] = { "ldp", "word", "byte", NULL };
