@@ -120,7 +120,7 @@ int child_run(char *const *argv, const struct child_opts *o,
 	 * go: the parent's word that the counters are open. */
 	int report[2], go[2];
 	memset(r, 0, sizeof *r);
-	for (int i = 0; i < CTR_COUNT; i++) {
+	for (int i = 0; i < CTR_SLOTS; i++) {
 		r->ctr_total[i] = NAN;
 		r->ctr_reason[i] = "disabled";
 	}
@@ -157,7 +157,7 @@ int child_run(char *const *argv, const struct child_opts *o,
 		sigaction(SIGQUIT, &ign, &oquit);
 	}
 	if (o->counters)
-		counters_open_child(&r->ctr, pid);
+		counters_open_child(&r->ctr, pid, o->events);
 	close(go[1]);
 	int e = 0;
 	ssize_t got;
@@ -177,9 +177,9 @@ int child_run(char *const *argv, const struct child_opts *o,
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	if (o->counters) {
-		for (int i = 0; i < CTR_COUNT; i++) {
-			r->ctr_total[i] = counters_total(&r->ctr, (enum counter)i);
-			r->ctr_reason[i] = counters_reason(&r->ctr, (enum counter)i);
+		for (int i = 0; i < CTR_SLOTS; i++) {
+			r->ctr_total[i] = counters_total(&r->ctr, i);
+			r->ctr_reason[i] = counters_reason(&r->ctr, i);
 		}
 		counters_close(&r->ctr);
 	}

@@ -29,6 +29,8 @@ struct child_opts {
 	const char *trace_cap;  /* UCOPY_TRACE_CAP, or NULL */
 	int quiet;              /* stdout and stderr to /dev/null */
 	int counters;           /* open counters on it (struct child_result) */
+	const struct counter_events *events;  /* and these extra events; NULL:
+						 none */
 	int forward_signals;    /* ignore SIGINT/SIGQUIT while it runs, as a
 				   shell does: the terminal's ^C is its */
 };
@@ -38,8 +40,8 @@ struct child_result {
 	double wall_s;          /* from fork to the end of wait4 */
 	double cpu_s;           /* user + system time of it and its children */
 	struct counters ctr;    /* when opts->counters; closed */
-	double ctr_total[CTR_COUNT];   /* NaN where unavailable */
-	const char *ctr_reason[CTR_COUNT];
+	double ctr_total[CTR_SLOTS];   /* NaN where unavailable */
+	const char *ctr_reason[CTR_SLOTS];
 };
 
 /* Runs argv[0] (searched in PATH) with argv, waits for it.

@@ -824,9 +824,9 @@ static void cell_open_counters(struct cell_run *run, const struct measure_opts *
 			       struct cell_result *out)
 {
 	for (size_t i = 0; i < run->nv; i++) {
-		counters_open(&run->ctr[i], !o->counters);
-		for (int e = 0; e < CTR_COUNT; e++)
-			out->v[i].ctr_reason[e] = counters_reason(&run->ctr[i], (enum counter)e);
+		counters_open(&run->ctr[i], !o->counters, o->events);
+		for (int e = 0; e < CTR_SLOTS; e++)
+			out->v[i].ctr_reason[e] = counters_reason(&run->ctr[i], e);
 	}
 }
 
@@ -896,11 +896,11 @@ static void cell_collect(struct cell_run *run, struct cell_result *out)
 	for (size_t i = 0; i < run->nv; i++) {
 		struct counters *ctr = &run->ctr[i];
 		out->v[i].bytes = bytes;
-		for (int e = 0; e < CTR_COUNT; e++) {
-			out->v[i].ctr[e] = counters_total(ctr, (enum counter)e);
+		for (int e = 0; e < CTR_SLOTS; e++) {
+			out->v[i].ctr[e] = counters_total(ctr, e);
 			/* A counter that opened may still not have counted. */
 			if (isnan(out->v[i].ctr[e]))
-				out->v[i].ctr_reason[e] = counters_reason(ctr, (enum counter)e);
+				out->v[i].ctr_reason[e] = counters_reason(ctr, e);
 		}
 		counters_close(ctr);
 	}
@@ -947,7 +947,7 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 		else if (baseline < r->nvariants)
 			stats_paired_ratio(r->v[baseline].ns, v->ns, r->rounds, level,
 					   &s->ratio);
-		for (int e = 0; e < CTR_COUNT; e++)
+		for (int e = 0; e < CTR_SLOTS; e++)
 			s->per_copy[e] = v->copies ? v->ctr[e] / (double)v->copies : NAN;
 	}
 }

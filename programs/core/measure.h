@@ -161,6 +161,8 @@ struct measure_opts {
 	unsigned max_rounds;   /* 0: as many as the budget allows, up to
 				  MEASURE_MAX_ROUNDS */
 	int counters;          /* open perf counters for each variant */
+	const struct counter_events *events;  /* extra events to count; NULL:
+						 none */
 	/* Called after each round with the fraction of the budget used. */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
@@ -171,9 +173,10 @@ struct variant_result {
 	uint64_t copies;       /* timed copies */
 	double bytes;          /* bytes they copied */
 	double ns_total;       /* timed nanoseconds */
-	double ctr[CTR_COUNT]; /* counter totals over the timed batches; NaN
+	double ctr[CTR_SLOTS]; /* counter totals over the timed batches, the
+				  extra events after the built-in ones; NaN
 				  when unavailable */
-	const char *ctr_reason[CTR_COUNT];  /* "" or why unavailable */
+	const char *ctr_reason[CTR_SLOTS];  /* "" or why unavailable */
 };
 
 struct cell_result {
@@ -227,7 +230,7 @@ struct variant_summary {
 	double gbps;                  /* bytes_per_copy / median ns */
 	struct stats_interval ratio;  /* to the baseline: median of the per-round
 					 ratios, with its interval */
-	double per_copy[CTR_COUNT];   /* counter per copy (task-clock: ns); NaN
+	double per_copy[CTR_SLOTS];   /* counter per copy (task-clock: ns); NaN
 					 when unavailable */
 };
 
