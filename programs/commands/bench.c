@@ -80,6 +80,11 @@ void help_bench(FILE *f)
 	      "  --max-memory SIZE  the most the buffers may take (default: half the\n"
 	      "                     memory); a grid that needs more, or more time than\n"
 	      "                     --seconds, is refused before anything is timed\n"
+	      "  --event EVENT      count EVENT too, per copy, beside cycles and\n"
+	      "                     instructions: raw:0xHEX (a raw PMU event number),\n"
+	      "                     PMU/NAME or NAME as `perf list` shows it (resolved\n"
+	      "                     from /sys/bus/event_source/devices); up to 4 times.\n"
+	      "                     An event the kernel refuses is listed as unavailable\n"
 	      "  --seed N           seed for the size sequence (--dist)\n"
 	      "                     (default: fresh, printed with the results)\n"
 	      "  --format FMT       table (default), csv or json\n"
@@ -128,7 +133,8 @@ struct bench {
 	/* What was measured: one row per variant per cell. */
 	struct row *row;
 	size_t nrows;
-	const char *ctr_reason[CTR_COUNT];
+	const char *ctr_reason[CTR_SLOTS];
+	struct counter_events events;   /* --event */
 	/* Progress. */
 	size_t cells, cell;
 	double started, last_progress, cell_seconds;
@@ -493,6 +499,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			if ((rc = cli_parse_memory(CMD, v, &b->max_memory)))
 				return rc;
 			b->have_max_memory = 1;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", 0, &rc))) {
+			if ((rc = cli_parse_event(CMD, v, &b->events)))
+				return rc;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
 					      CLI_VALUE_NUMBER, &rc))) {
 			if ((rc = cli_parse_seed(CMD, v, &b->seed)))
@@ -720,7 +729,8 @@ static int measure_all(struct bench *b)
 	b->started = clock_seconds();
 	b->last_progress = 0;
 	struct measure_opts o = { .seconds = b->seconds / (double)b->cells,
-				  .counters = 1, .progress = show_progress,
+				  .counters = 1, .events = &b->events,
+				  .progress = show_progress,
 				  .progress_ctx = b };
 	int rc = EXIT_OK;
 	b->cell = 0;
@@ -769,7 +779,7 @@ static int measure_all(struct bench *b)
 						w->batch = r.batch;
 						w->copies = r.v[v].copies;
 					}
-					for (int e = 0; e < CTR_COUNT; e++)
+					for (int e = 0; e < CTR_SLOTS; e++)
 						b->ctr_reason[e] = r.v[0].ctr_reason[e];
 					cell_result_free(&r);
 				}
@@ -847,21 +857,28 @@ static void write_table(const struct bench *b, FILE *f)
 			fprintf(f, "# policy %s = %s\n", b->var[i].name,
 				variant_policy_text(b, &b->var[i]));
 	int first = 1;
-	for (int e = 0; e < CTR_COUNT; e++)
+	for (int e = 0; e < counter_slots(&b->events); e++)
 		if (b->ctr_reason[e] && b->ctr_reason[e][0]) {
 			fprintf(f, "%s%s (%s)", first ? "# counters unavailable: " : ", ",
-				counter_name((enum counter)e), b->ctr_reason[e]);
+				counter_slot_name(&b->events, e), b->ctr_reason[e]);
 			first = 0;
 		}
 	if (!first)
 		fputc('\n', f);
 
-	static const char *const head[] = { "variant", "size", "src", "dst", "dist",
-					     "ns/copy", "p10", "p90", "GB/s", "ratio",
-					     "95% CI", "cycles", "insns" };
-	enum { N = sizeof head / sizeof head[0] };
+	/* The extra events' columns follow insns, each named by its event. */
+	enum { N = 13, NMAX = N + CTR_EXTRA_MAX };
+	const char *head[NMAX] = { "variant", "size", "src", "dst", "dist", "ns/copy", "p10",
+				   "p90", "GB/s", "ratio", "95% CI", "cycles", "insns" };
+	char align[NMAX + 1] = "lrrrrrrrrrrrr";
+	size_t ncol = N + b->events.n;
+	for (size_t k = N; k < ncol; k++) {
+		head[k] = b->events.e[k - N].name;
+		align[k] = 'r';
+	}
+	align[ncol] = '\0';
 	struct table t;
-	if (table_init(&t, N, head, "lrrrrrrrrrrrr") < 0)
+	if (table_init(&t, ncol, head, align) < 0)
 		return;
 	size_t last_cell = SIZE_MAX;
 	for (size_t i = 0; i < b->nrows; i++) {
@@ -894,8 +911,13 @@ static void write_table(const struct bench *b, FILE *f)
 		snprintf(ci, sizeof ci, "%s-%s", lo, hi);
 		fmt_num(cy, sizeof cy, w->s.per_copy[CTR_CYCLES]);
 		fmt_num(in, sizeof in, w->s.per_copy[CTR_INSTRUCTIONS]);
-		const char *cells[N] = { b->var[w->variant].name, sz, so, dof, dd, med, p10,
-					 p90, gb, ra, ci, cy, in };
+		char ex[CTR_EXTRA_MAX][32];
+		const char *cells[NMAX] = { b->var[w->variant].name, sz, so, dof, dd, med, p10,
+					    p90, gb, ra, ci, cy, in };
+		for (size_t k = N; k < ncol; k++) {
+			fmt_num(ex[k - N], sizeof ex[0], w->s.per_copy[CTR_COUNT + (k - N)]);
+			cells[k] = ex[k - N];
+		}
 		table_add(&t, cells);
 	}
 	table_print(&t, f);
@@ -910,13 +932,18 @@ static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst
 				    "sequence", "replay" };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
+/* The extra events' columns come last, each named by its event. */
 static void write_csv(const struct bench *b, FILE *f)
 {
-	csv_row(f, NKEYS, keys);
+	const char *head[NKEYS + CTR_EXTRA_MAX];
+	size_t ncol = NKEYS + b->events.n;
+	for (size_t k = 0; k < ncol; k++)
+		head[k] = k < NKEYS ? keys[k] : b->events.e[k - NKEYS].name;
+	csv_row(f, ncol, head);
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct row *w = &b->row[i];
-		char v[NKEYS][48];
-		const char *cells[NKEYS];
+		char v[NKEYS + CTR_EXTRA_MAX][48];
+		const char *cells[NKEYS + CTR_EXTRA_MAX];
 		int d = w->size == SIZE_MAX;
 		v[0][0] = '\0';
 		v[1][0] = '\0';
@@ -945,12 +972,14 @@ static void write_csv(const struct bench *b, FILE *f)
 		v[23][0] = '\0';
 		if (d)
 			snprintf(v[23], 48, "%zu", seq_at(b, w->seq)->len);
-		for (size_t k = 0; k < NKEYS; k++)
+		for (size_t k = NKEYS; k < ncol; k++)
+			fmt_raw(v[k], 48, w->s.per_copy[CTR_COUNT + (k - NKEYS)]);
+		for (size_t k = 0; k < ncol; k++)
 			cells[k] = v[k];
 		cells[0] = b->var[w->variant].name;
 		cells[2] = d && b->have_dist ? b->dist_path : "";
 		cells[24] = d && b->have_replay ? b->replay_path : "";
-		csv_row(f, NKEYS, cells);
+		csv_row(f, ncol, cells);
 	}
 }
 
@@ -1053,6 +1082,8 @@ static void write_json(const struct bench *b, FILE *f)
 		json_string(&j, !why ? "unknown" : why[0] ? why : "ok");
 	}
 	json_end_object(&j);
+	json_key(&j, "events");
+	counter_events_json(&j, &b->events, b->ctr_reason);
 	json_end_object(&j);
 
 	json_key(&j, "results");
@@ -1088,6 +1119,13 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "branches"); json_double(&j, w->s.per_copy[CTR_BRANCHES]);
 		json_key(&j, "branch_misses"); json_double(&j, w->s.per_copy[CTR_BRANCH_MISSES]);
 		json_key(&j, "task_clock_ns"); json_double(&j, w->s.per_copy[CTR_TASK_CLOCK]);
+		json_key(&j, "events");
+		json_begin_object(&j);
+		for (unsigned k = 0; k < b->events.n; k++) {
+			json_key(&j, b->events.e[k].name);
+			json_double(&j, w->s.per_copy[CTR_COUNT + k]);
+		}
+		json_end_object(&j);
 		json_key(&j, "rounds"); json_uint(&j, w->rounds);
 		json_key(&j, "batch"); json_uint(&j, w->batch);
 		json_key(&j, "copies"); json_uint(&j, w->copies);

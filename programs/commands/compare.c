@@ -181,6 +181,7 @@ struct compare {
 	const char *assume;
 	uint64_t features;             /* what the policies were resolved for */
 	int fault_tolerant, json, quiet, have_seed;
+	struct counter_events events;  /* --event */
 	unsigned runs;                 /* 0: as the budget allows */
 	double seconds, margin;
 	uint64_t seed;
@@ -245,6 +246,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
 					    CLI_VALUE_NUMBER, &rc)))
 			rc = set_once(&seed, v, "--seed");
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", 0, &rc)))
+			rc = cli_parse_event(CMD, v, &c->events);
 		else if (rc)
 			;
 		else if (!strcmp(a, "--fault-tolerant"))
@@ -427,8 +430,8 @@ static void stat_line(const char *value, const char *name, const char *comment)
 		printf("%22s  %s\n", value, name);
 }
 
-static void counter_line(const struct variant_result *v, enum counter e,
-			 const char *comment)
+static void counter_line(const struct variant_result *v, const struct counter_events *ev,
+			 int e, const char *comment)
 {
 	char val[48];
 	if (isfinite(v->ctr[e]))
@@ -437,7 +440,7 @@ static void counter_line(const struct variant_result *v, enum counter e,
 		snprintf(val, sizeof val, "<%s>",
 			 v->ctr_reason[e] && v->ctr_reason[e][0] ? v->ctr_reason[e]
 								 : "not counted");
-	stat_line(val, counter_name(e), isfinite(v->ctr[e]) ? comment : NULL);
+	stat_line(val, counter_slot_name(ev, e), isfinite(v->ctr[e]) ? comment : NULL);
 }
 
 static void print_block(const struct compare *c, const struct workload *w,
@@ -463,13 +466,18 @@ static void print_block(const struct compare *c, const struct workload *w,
 	double cyc = v->ctr[CTR_CYCLES], ins = v->ctr[CTR_INSTRUCTIONS];
 	double br = v->ctr[CTR_BRANCHES], bm = v->ctr[CTR_BRANCH_MISSES];
 	snprintf(com, sizeof com, "%.3f GHz", cyc / (tc > 0 ? tc : NAN));
-	counter_line(v, CTR_CYCLES, isfinite(tc) ? com : NULL);
+	counter_line(v, &c->events, CTR_CYCLES, isfinite(tc) ? com : NULL);
 	snprintf(com, sizeof com, "%.2f insn per cycle", ins / cyc);
-	counter_line(v, CTR_INSTRUCTIONS, isfinite(cyc) && cyc > 0 ? com : NULL);
+	counter_line(v, &c->events, CTR_INSTRUCTIONS, isfinite(cyc) && cyc > 0 ? com : NULL);
 	snprintf(com, sizeof com, "%.2f per copy", br / (double)v->copies);
-	counter_line(v, CTR_BRANCHES, v->copies ? com : NULL);
+	counter_line(v, &c->events, CTR_BRANCHES, v->copies ? com : NULL);
 	snprintf(com, sizeof com, "%.2f%% of all branches", 100 * bm / br);
-	counter_line(v, CTR_BRANCH_MISSES, isfinite(br) && br > 0 ? com : NULL);
+	counter_line(v, &c->events, CTR_BRANCH_MISSES, isfinite(br) && br > 0 ? com : NULL);
+	for (unsigned k = 0; k < c->events.n; k++) {
+		int e = CTR_COUNT + (int)k;
+		snprintf(com, sizeof com, "%.2f per copy", v->ctr[e] / (double)v->copies);
+		counter_line(v, &c->events, e, v->copies ? com : NULL);
+	}
 	putchar('\n');
 
 	snprintf(val, sizeof val, "%.6f", v->ns_total / 1e9);
@@ -577,11 +585,16 @@ static void json_side(struct json *j, const struct compare *c,
 	json_num_or_null(j, "ipc", v->ctr[CTR_INSTRUCTIONS] / v->ctr[CTR_CYCLES]);
 	json_num_or_null(j, "branches", v->ctr[CTR_BRANCHES]);
 	json_num_or_null(j, "branch_misses", v->ctr[CTR_BRANCH_MISSES]);
+	json_key(j, "events");
+	json_begin_object(j);
+	for (unsigned k = 0; k < c->events.n; k++)
+		json_num_or_null(j, c->events.e[k].name, v->ctr[CTR_COUNT + k]);
+	json_end_object(j);
 	json_key(j, "counters_unavailable");
 	json_begin_object(j);
-	for (int e = 0; e < CTR_COUNT; e++)
+	for (int e = 0; e < counter_slots(&c->events); e++)
 		if (!isfinite(v->ctr[e])) {
-			json_key(j, counter_name((enum counter)e));
+			json_key(j, counter_slot_name(&c->events, e));
 			json_string(j, v->ctr_reason[e]);
 		}
 	json_end_object(j);
@@ -672,7 +685,7 @@ static void add_chunk(struct cell_result *r, const struct cell_result *q,
 		to->copies += from->copies;
 		to->bytes += from->bytes;
 		to->ns_total += from->ns_total;
-		for (int e = 0; e < CTR_COUNT; e++) {
+		for (int e = 0; e < CTR_SLOTS; e++) {
 			/* A counter missing from one chunk makes the total unknown. */
 			to->ctr[e] = r->rounds == 0 ? from->ctr[e] : to->ctr[e] + from->ctr[e];
 			if (!to->ctr_reason[e] || !to->ctr_reason[e][0])
@@ -734,6 +747,7 @@ static int measure_ab(struct compare *c, struct workload *w,
 			.min_rounds = (unsigned)(one_call ? left : left < 2 ? left : 2),
 			.max_rounds = (unsigned)(one_call || left < 256 ? left : 256),
 			.counters = 1,
+			.events = &c->events,
 		};
 		if (one_call && !c->runs)
 			o.min_rounds = MIN_ROUNDS;

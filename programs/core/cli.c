@@ -2,6 +2,7 @@
  * cli.c - error reporting and option parsing shared by the commands.
  */
 #include "cli.h"
+#include "counters.h"
 #include "ucopy.h"
 
 #include <errno.h>
@@ -162,4 +163,12 @@ int cli_check_memory(const char *cmd, size_t need, size_t limit, int given)
 	return cli_usage_error(cmd, "the buffers need %zu MiB, more than --max-memory %zu MiB%s "
 			       "(smaller sizes, or a larger --max-memory)", mib_up(need),
 			       limit >> 20, given ? "" : " (the default: half the memory)");
+}
+
+int cli_parse_event(const char *cmd, const char *arg, struct counter_events *ev)
+{
+	char err[512];
+	if (counter_events_add(ev, arg, NULL, err, sizeof err) < 0)
+		return cli_usage_error(cmd, "--event: %s", err);
+	return 0;
 }

@@ -72,6 +72,12 @@ int cli_stdout_check(void);
 const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 			  const char *name, unsigned flags, int *rc);
 
+struct counter_events;
+/* An --event value (counters.h: counter_event_parse()), added to ev.
+ * @return : 0, or EXIT_USAGE after "--event: bad event 'ARG' (...)", "too
+ *           many events" and the like on stderr. */
+int cli_parse_event(const char *cmd, const char *arg, struct counter_events *ev);
+
 /* Every time budget (--seconds): decimal, above 0 and at most a day. */
 #define CLI_MAX_SECONDS 86400.0
 
