@@ -55,3 +55,8 @@ usage_error "bench --event ../x is a usage error" "bad event '../x'" \
 	bench --event ../x --kernels libc
 usage_error "compare --event nosuch is a usage error" "unknown event 'nosuch'" \
 	compare libc libc --sizes 64 --event nosuch
+
+run help bench
+expect "help bench describes --event" grep -q -- "--event EVENT .*count EVENT" "$out"
+run help compare
+expect "help compare describes --event" grep -q -- "--event EVENT .*count EVENT" "$out"
