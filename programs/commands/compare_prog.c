@@ -20,14 +20,15 @@
 
 void help_compare_program(FILE *f)
 {
-	fputs("       ucopy compare A B [--runs N] [--margin PCT] [--keep-output] -- CMD [ARGS...]\n\n"
+	fputs("       ucopy compare A B [--runs N] [--margin PCT] [--keep-output]\n"
+	      "                     [--event EVENT]... -- CMD [ARGS...]\n\n"
 	      "With '--', a whole program: CMD runs under policy A and under policy B\n"
 	      "(libucopy-preload.so with UCOPY_POLICY; 'libc' means no interposer:\n"
 	      "the C library's own memcpy), alternately, A B A B ..., N times each\n"
 	      "(default 10; 6 at least give an interval).  Each run is measured from\n"
 	      "fork to wait: wall time, task-clock (user + system time of CMD and\n"
-	      "its children, from wait4), and cycles and instructions where the\n"
-	      "machine counts them.  B/A is the median of the per-round ratios of\n"
+	      "its children, from wait4), and cycles, instructions and each --event\n"
+	      "where the machine counts them.  B/A is the median of the per-round ratios of\n"
 	      "wall time with its 95% interval, and the verdict is the workload\n"
 	      "compare's; the task-clock ratio is printed beside it.  CMD's output\n"
 	      "goes to /dev/null unless --keep-output; a run that exits non-zero or\n"
@@ -36,12 +37,22 @@ void help_compare_program(FILE *f)
 	      "is 1.\n", f);
 }
 
+/* Counters per run: cycles, instructions, then each --event. */
+#define NCTR (2 + CTR_EXTRA_MAX)
+
 struct side {
 	const char *spec;
-	double *wall, *cpu, *cyc, *ins;
-	const char *ctr_reason;
+	double *wall, *cpu;
+	double *ctr[NCTR];
+	const char *why[NCTR];
 	size_t ok;
 };
+
+/* The counter slot (counters.h) of a side's k-th counter. */
+static int ctr_slot(int k)
+{
+	return k == 0 ? CTR_CYCLES : k == 1 ? CTR_INSTRUCTIONS : CTR_COUNT + k - 2;
+}
 
 static void summary(const char *what, const double *x, size_t n, const char *unit,
 		    double scale)
@@ -75,6 +86,7 @@ int compare_program(int argc, char **argv, int dd)
 	size_t runs = DEFAULT_RUNS;
 	double margin = COMPARE_MARGIN;
 	int npos = 0;
+	struct counter_events ev = { 0 };
 	for (int i = 1; i < dd; i++) {
 		int rc = 0;
 		const char *v, *a = argv[i];
@@ -92,13 +104,16 @@ int compare_program(int argc, char **argv, int dd)
 				return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
 						       "0 to 50)", v);
 			margin = m / 100;
+		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", 0, &rc))) {
+			if ((rc = cli_parse_event(CMD, v, &ev)))
+				return rc;
 		} else if (rc) {
 			return rc;
 		} else if (!strcmp(a, "--keep-output")) {
 			keep = 1;
 		} else if (a[0] == '-') {
 			return cli_usage_error(CMD, "unknown option '%s' (with '-- CMD': --runs, "
-					       "--margin, --keep-output)", a);
+					       "--margin, --keep-output, --event)", a);
 		} else if (npos < 2) {
 			spec[npos++] = a;
 		} else {
@@ -120,7 +135,8 @@ int compare_program(int argc, char **argv, int dd)
 
 	struct side side[2] = { { .spec = spec[0] }, { .spec = spec[1] } };
 	/* Per round, so that a failed run leaves its round out of both. */
-	double *buf = calloc(8 * runs, sizeof *buf);
+	int nctr = 2 + (int)ev.n;
+	double *buf = calloc(2 * (2 + NCTR) * runs, sizeof *buf);
 	int *good = calloc(runs, sizeof *good);
 	if (!buf || !good) {
 		free(buf);
@@ -129,10 +145,10 @@ int compare_program(int argc, char **argv, int dd)
 		return EXIT_FAIL;
 	}
 	for (int s = 0; s < 2; s++) {
-		side[s].wall = buf + (size_t)(4 * s) * runs;
+		side[s].wall = buf + (size_t)((2 + NCTR) * s) * runs;
 		side[s].cpu = side[s].wall + runs;
-		side[s].cyc = side[s].cpu + runs;
-		side[s].ins = side[s].cyc + runs;
+		for (int k = 0; k < NCTR; k++)
+			side[s].ctr[k] = side[s].cpu + (size_t)(k + 1) * runs;
 	}
 	char *const *prog = argv + dd + 1;
 	size_t failed[2] = { 0, 0 };
@@ -142,7 +158,8 @@ int compare_program(int argc, char **argv, int dd)
 			int libc = !strcmp(spec[s], "libc");
 			struct child_opts o = { .preload = libc ? NULL : so,
 						.policy = libc ? NULL : spec[s],
-						.quiet = !keep, .counters = 1 };
+						.quiet = !keep, .counters = 1,
+						.events = &ev };
 			struct child_result res;
 			if (child_run(prog, &o, &res, err, sizeof err) < 0) {
 				cli_error("%s", err);
@@ -159,9 +176,10 @@ int compare_program(int argc, char **argv, int dd)
 			}
 			side[s].wall[r] = res.wall_s;
 			side[s].cpu[r] = res.cpu_s;
-			side[s].cyc[r] = res.ctr_total[CTR_CYCLES];
-			side[s].ins[r] = res.ctr_total[CTR_INSTRUCTIONS];
-			side[s].ctr_reason = res.ctr_reason[CTR_CYCLES];
+			for (int k = 0; k < nctr; k++) {
+				side[s].ctr[k][r] = res.ctr_total[ctr_slot(k)];
+				side[s].why[k] = res.ctr_reason[ctr_slot(k)];
+			}
 		}
 	}
 	/* Keep the good rounds, packed in place. */
@@ -172,8 +190,8 @@ int compare_program(int argc, char **argv, int dd)
 		for (int s = 0; s < 2; s++) {
 			side[s].wall[n] = side[s].wall[r];
 			side[s].cpu[n] = side[s].cpu[r];
-			side[s].cyc[n] = side[s].cyc[r];
-			side[s].ins[n] = side[s].ins[r];
+			for (int k = 0; k < nctr; k++)
+				side[s].ctr[k][n] = side[s].ctr[k][r];
 		}
 		n++;
 	}
@@ -199,17 +217,17 @@ int compare_program(int argc, char **argv, int dd)
 		printf("\n %c: %s\n", 'A' + s, spec[s]);
 		summary("wall", side[s].wall, n, "ms", 1e3);
 		summary("task-clock", side[s].cpu, n, "ms", 1e3);
-		int have = n && !isnan(side[s].cyc[0]);
-		for (size_t r = 0; have && r < n; r++)
-			have = !isnan(side[s].cyc[r]) && !isnan(side[s].ins[r]);
-		if (have) {
-			summary("cycles", side[s].cyc, n, "M", 1e-6);
-			summary("instructions", side[s].ins, n, "M", 1e-6);
-		} else {
-			printf("  %-14s <%s>\n", "cycles", side[s].ctr_reason && side[s].ctr_reason[0]
-			       ? side[s].ctr_reason : "not counted");
-			printf("  %-14s <%s>\n", "instructions", side[s].ctr_reason &&
-			       side[s].ctr_reason[0] ? side[s].ctr_reason : "not counted");
+		for (int k = 0; k < nctr; k++) {
+			const char *name = counter_slot_name(&ev, ctr_slot(k));
+			const char *why = side[s].why[k];
+			/* One run without a count leaves no median to give. */
+			int have = n > 0;
+			for (size_t r = 0; have && r < n; r++)
+				have = !isnan(side[s].ctr[k][r]);
+			if (have)
+				summary(name, side[s].ctr[k], n, "M", 1e-6);
+			else
+				printf("  %-14s <%s>\n", name, why && why[0] ? why : "not counted");
 		}
 		if (failed[s])
 			printf("  failed runs    %zu of %zu (left out)\n", failed[s], runs);

@@ -60,3 +60,10 @@ run help bench
 expect "help bench describes --event" grep -q -- "--event EVENT .*count EVENT" "$out"
 run help compare
 expect "help compare describes --event" grep -q -- "--event EVENT .*count EVENT" "$out"
+
+# The whole-program compare counts the events around each run.
+run compare libc libc --runs 1 --event raw:0x11 -- true
+expect "compare --event -- CMD: a line for the event under A and B" \
+	sh -c '[ "$(grep -Ec "^  raw:0x11 +(median|<[a-z ()_]+>)" "$1")" -eq 2 ]' sh "$out"
+usage_error "compare --event nosuch -- CMD is a usage error" "unknown event 'nosuch'" \
+	compare libc libc --event nosuch -- true
