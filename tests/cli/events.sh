@@ -33,7 +33,7 @@ expect "bench --event: the CSV ends with a column named by the event" \
 
 run compare libc libc --sizes 64 --seconds 0.1 --event raw:0x11 -q
 expect "compare --event: a line for the event in each block" \
-	sh -c '[ "$(grep -Ec "^ +(<[a-z ()_]+>|[0-9,]+) +raw:0x11( |$)" "$1")" -eq 2 ]' sh "$out"
+	sh -c '[ "$(grep -Ec "^ *(<[a-z ()_]+>|[0-9,]+) +raw:0x11( |$)" "$1")" -eq 2 ]' sh "$out"
 run compare libc libc --sizes 64 --seconds 0.1 --event raw:0x11 --json -q
 expect "compare --event: JSON has the event beside cycles" python3 -c '
 import json, sys
