@@ -106,7 +106,8 @@ static int summary(const char *path)
 {
 	struct seq_file s;
 	char err[1024];
-	if (seq_read(path, UINT64_MAX, 0, &s, err, sizeof err) < 0) {
+	if (seq_read(path, (struct seq_limits){ UINT64_MAX, SEQ_MAX_CALLS, 0 }, &s, err,
+		     sizeof err) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -231,9 +232,9 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 		if (th->every > 1) {
 			char k[32];
 			ordinal(th->every, k, sizeof k);
-			fprintf(f, "# sampled: thread %zu made %llu calls, more than the cap of %s a "
-				"thread: every %s call is recorded\n", i,
-				(unsigned long long)th->calls, cap, k);
+			fprintf(f, "# sampled: thread %zu made %llu calls: every %s call is recorded "
+				"(the cap is %s a thread, and a file holds %zu calls)\n", i,
+				(unsigned long long)th->calls, k, cap, SEQ_MAX_CALLS);
 		}
 	}
 	for (size_t i = 0; i < nt; i++) {
@@ -348,6 +349,45 @@ static int write_csv(const char *path, const char *llvm, struct tref *t, size_t 
 
 /* Reads every process's file in dir, orders the threads by first copy,
  * writes out.seq, out.csv and out.llvm.csv, removes dir. */
+/* Halves every thread's records (each keeps every other one of those it
+ * holds, so still every k-th call of its life) until the file fits what the
+ * reader takes.  @return : the calls left. */
+static uint64_t fit_calls(struct tref *t, size_t nt, uint64_t total)
+{
+	while (total > SEQ_MAX_CALLS) {
+		total = 0;
+		for (size_t i = 0; i < nt; i++) {
+			struct seq_thread *th = t[i].th;
+			for (size_t j = 0; 2 * j < th->n; j++)
+				th->call[j] = th->call[2 * j];
+			th->n = (th->n + 1) / 2;
+			th->every = 2 * (th->every ? th->every : 1);
+			th->has_meta = 1;
+			total += th->n;
+		}
+	}
+	return total;
+}
+
+/* Removes dir and the records in it. */
+static void remove_parts(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[8192];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* Reads every process's file in dir, orders the threads by first copy,
+ * writes out.seq, out.csv and out.llvm.csv, and removes dir; when that
+ * fails, dir is kept and named. */
 static int merge(const char *dir, const char *out, char **argv, const char *cap)
 {
 	DIR *d = opendir(dir);
@@ -355,50 +395,81 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 		cli_error("cannot read '%s': %s", dir, strerror(errno));
 		return EXIT_FAIL;
 	}
+	/* A part may hold more calls than a file the reader takes (several
+	 * threads at the cap): they are read whole and sampled below. */
+	const struct seq_limits part = { UINT64_MAX, SIZE_MAX, 1 };
 	struct seq_file *files = NULL;
 	size_t nfiles = 0, nt = 0;
-	int rc = EXIT_OK;
+	int rc = EXIT_OK, keep = 0;   /* keep: a record unread, or nothing written */
 	struct dirent *e;
 	char path[8192], err[1024];
 	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		/* Written under a temporary name and renamed when complete: a
+		 * process still running (a daemon the program started) has
+		 * not finished its record. */
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) {
+			fprintf(stderr, "ucopy trace: a process was still writing its record when "
+				"the program ended: %s left out\n", e->d_name);
+			continue;
+		}
 		struct seq_file s;
-		if (seq_read(path, UINT64_MAX, 1, &s, err, sizeof err) < 0) {
+		if (seq_read(path, part, &s, err, sizeof err) < 0) {
 			cli_error("a process's record: %s", err);
 			rc = EXIT_FAIL;
-		} else {
-			struct seq_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
-			if (!nf) {
-				seq_free(&s);
-				rc = EXIT_FAIL;
-				break;
-			}
-			files = nf;
-			files[nfiles++] = s;
-			nt += s.nthreads;
+			keep = 1;
+			continue;
 		}
-		unlink(path);
+		struct seq_file *nf = realloc(files, (nfiles + 1) * sizeof *nf);
+		if (!nf) {
+			seq_free(&s);
+			cli_error("out of memory");
+			rc = EXIT_FAIL;
+			keep = 1;
+			break;
+		}
+		files = nf;
+		files[nfiles++] = s;
+		nt += s.nthreads;
 	}
 	closedir(d);
-	rmdir(dir);
 	struct tref *t = calloc(nt ? nt : 1, sizeof *t);
-	uint64_t total = 0;
+	uint64_t total = 0, before;
 	size_t k = 0;
 	for (size_t i = 0; t && i < nfiles; i++)
 		for (size_t j = 0; j < files[i].nthreads; j++) {
 			t[k++].th = &files[i].thread[j];
 			total += files[i].thread[j].n;
 		}
-	if (t && rc == EXIT_OK && total == 0) {
+	if (!t) {
+		cli_error("out of memory");
+		rc = EXIT_FAIL;
+		keep = 1;
+	} else if (rc == EXIT_OK && total == 0) {
 		cli_error("no copies were recorded (a process writes its record at exit: one "
 			  "killed by a signal, or ended by _exit or exec, leaves none); nothing "
 			  "written");
 		rc = EXIT_FAIL;
-	} else if (t && rc == EXIT_OK) {
+	} else if (rc == EXIT_OK) {
 		int wrc;
 		qsort(t, nt, sizeof *t, by_first);
+		if (nt > SEQ_MAX_THREADS) {
+			fprintf(stderr, "ucopy trace: %zu threads copied; the first %u to copy are "
+				"kept (the most a sequence file numbers)\n", nt, SEQ_MAX_THREADS);
+			nt = SEQ_MAX_THREADS;
+			total = 0;
+			for (size_t i = 0; i < nt; i++)
+				total += t[i].th->n;
+		}
+		before = total;
+		total = fit_calls(t, nt, total);
+		if (total < before)
+			fprintf(stderr, "ucopy trace: %llu calls recorded, more than a sequence file "
+				"holds (%zu): every thread's records halved to %llu\n",
+				(unsigned long long)before, SEQ_MAX_CALLS, (unsigned long long)total);
 		char seq[8192], csv[8192], llvm[8192];
 		snprintf(seq, sizeof seq, "%s.seq", out);
 		snprintf(csv, sizeof csv, "%s.csv", out);
@@ -406,9 +477,11 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 		if (write_seq(seq, t, nt, argv, nfiles, cap) < 0) {
 			cli_error("cannot write '%s': %s", seq, strerror(errno));
 			rc = EXIT_FAIL;
+			keep = 1;
 		} else if ((wrc = write_csv(csv, llvm, t, nt, total)) < 0) {
 			cli_error("cannot write '%s' or '%s': %s", csv, llvm, strerror(errno));
 			rc = EXIT_FAIL;
+			keep = 1;
 		} else {
 			if (wrc)
 				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
@@ -417,13 +490,15 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 				"%s, %s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
 				nfiles, nfiles == 1 ? "" : "es", seq, csv, llvm);
 		}
-	} else if (!t) {
-		rc = EXIT_FAIL;
 	}
 	free(t);
 	for (size_t i = 0; i < nfiles; i++)
 		seq_free(&files[i]);
 	free(files);
+	if (!keep)
+		remove_parts(dir);
+	else
+		fprintf(stderr, "ucopy trace: the processes' records are kept in %s\n", dir);
 	return rc;
 }
 
@@ -461,9 +536,11 @@ int cmd_trace(int argc, char **argv)
 		char *e;
 		errno = 0;
 		unsigned long long c = strtoull(cap, &e, 10);
-		if (cap[0] < '0' || cap[0] > '9' || *e || errno || c < 2 || c > (1ull << 32))
+		/* More than a sequence file holds would only be sampled again at
+		 * the merge, after the memory was spent. */
+		if (cap[0] < '0' || cap[0] > '9' || *e || errno || c < 2 || c > SEQ_MAX_CALLS)
 			return cli_usage_error(CMD, "bad --cap '%s' (expected a number of calls, "
-					       "2 to 4294967296)", cap);
+					       "2 to %zu)", cap, SEQ_MAX_CALLS);
 	}
 	if (!out)
 		out = DEFAULT_OUT;

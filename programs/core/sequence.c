@@ -148,8 +148,8 @@ static int room(void **p, size_t *cap, size_t n, size_t size, size_t first)
 	return 0;
 }
 
-int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
-	      int allow_empty, struct seq_file *s, char *err, size_t errlen)
+int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits lim,
+	      struct seq_file *s, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	struct reader rd = { name, 0, err, errlen };
@@ -208,7 +208,7 @@ int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
 		}
 		struct seq_call c;
 		unsigned t = 0;
-		if ((rc = parse_call(&rd, line, l, max_size, &t, &c)) < 0)
+		if ((rc = parse_call(&rd, line, l, lim.max_size, &t, &c)) < 0)
 			goto out;
 		if (!cur || t != cur->index) {
 			if (seen[t]) {
@@ -224,9 +224,9 @@ int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
 			cur->index = t;
 			ccap = 0;
 		}
-		if (total == SEQ_MAX_CALLS) {
+		if (total == lim.max_calls) {
 			rc = rerr(&rd, "more than %zu calls (expected at most that many: a "
-				  "longer trace is to be sampled)", (size_t)SEQ_MAX_CALLS);
+				  "longer trace is to be sampled)", lim.max_calls);
 			goto out;
 		}
 		if (room((void **)&cur->call, &ccap, cur->n, sizeof *cur->call, 1024) < 0)
@@ -234,7 +234,7 @@ int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
 		cur->call[cur->n++] = c;
 		total++;
 	}
-	if (total == 0 && !allow_empty) {
+	if (total == 0 && !lim.allow_empty) {
 		rc = rerr(&rd, "no calls (expected at least one line of " FIELDS ")");
 		goto out;
 	}
@@ -261,15 +261,16 @@ out:
 	return rc;
 }
 
-int seq_read(const char *path, uint64_t max_size, int allow_empty, struct seq_file *s,
-	     char *err, size_t errlen)
+int seq_read(const char *path, struct seq_limits lim, struct seq_file *s, char *err,
+	     size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	char *buf;
 	size_t len;
-	if (text_file_read(path, "sequence", SEQ_MAX_FILE, &buf, &len, err, errlen) < 0)
+	if (text_file_read(path, "sequence", lim.max_calls == SIZE_MAX ? SIZE_MAX : SEQ_MAX_FILE,
+			   &buf, &len, err, errlen) < 0)
 		return -1;
-	int rc = seq_parse(path, buf, len, max_size, allow_empty, s, err, errlen);
+	int rc = seq_parse(path, buf, len, lim, s, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -328,7 +329,7 @@ int replay_parse(const char *name, const char *buf, size_t len, struct replay *r
 {
 	struct seq_file f;
 	memset(r, 0, sizeof *r);
-	return replay_from(seq_parse(name, buf, len, SEQ_MAX_SIZE, 0, &f, err, errlen), &f, r,
+	return replay_from(seq_parse(name, buf, len, SEQ_REPLAY_LIMITS, &f, err, errlen), &f, r,
 			   err, errlen);
 }
 
@@ -336,7 +337,7 @@ int replay_read_file(const char *path, struct replay *r, char *err, size_t errle
 {
 	struct seq_file f;
 	memset(r, 0, sizeof *r);
-	return replay_from(seq_read(path, SEQ_MAX_SIZE, 0, &f, err, errlen), &f, r, err, errlen);
+	return replay_from(seq_read(path, SEQ_REPLAY_LIMITS, &f, err, errlen), &f, r, err, errlen);
 }
 
 void replay_free(struct replay *r)

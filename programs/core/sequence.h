@@ -44,8 +44,9 @@
  * most about 400 MiB.  A longer trace is to be sampled by its writer. */
 #define SEQ_MAX_CALLS ((size_t)1 << 24)
 #define SEQ_MAX_FILE ((size_t)512 << 20)
-/* Thread indices are small: a trace numbers the threads it saw. */
-#define SEQ_MAX_THREADS 65536u
+/* Thread indices: a trace numbers the threads it saw, and `ucopy trace`
+ * keeps at most this many (a byte each while reading). */
+#define SEQ_MAX_THREADS ((unsigned)1 << 20)
 
 /* One recorded call, and a thread's calls in order. */
 struct seq_call {
@@ -72,18 +73,28 @@ struct seq_file {
 	size_t nthreads;
 };
 
+/* What a reader accepts beyond the format: sizes up to max_size, at most
+ * max_calls calls, and none at all only when allow_empty (the record of a
+ * process that copied nothing). */
+struct seq_limits {
+	uint64_t max_size;
+	size_t max_calls;
+	int allow_empty;
+};
+/* A replay: what its buffers and memory hold. */
+#define SEQ_REPLAY_LIMITS ((struct seq_limits){ SEQ_MAX_SIZE, SEQ_MAX_CALLS, 0 })
+
 /* Parses a sequence held in memory (the one reader of the format: replays,
  * `ucopy trace --summary` and the merging of a trace's processes all read
- * through it).  Sizes above max_size are refused with their line, and a
- * sequence without a call unless allow_empty (the record of a process that
- * copied nothing).
+ * through it), within lim.
  * @return : 0, or -1 with "NAME:LINE: what is wrong (what was expected)" in
  *           err; s is then empty. */
-int seq_parse(const char *name, const char *buf, size_t len, uint64_t max_size,
-	      int allow_empty, struct seq_file *s, char *err, size_t errlen);
-/* seq_parse() of a file: a regular file only (text_file_read()). */
-int seq_read(const char *path, uint64_t max_size, int allow_empty, struct seq_file *s,
-	     char *err, size_t errlen);
+int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits lim,
+	      struct seq_file *s, char *err, size_t errlen);
+/* seq_parse() of a file: a regular file only (text_file_read()), of at most
+ * SEQ_MAX_FILE bytes, or any size when lim.max_calls is SIZE_MAX. */
+int seq_read(const char *path, struct seq_limits lim, struct seq_file *s, char *err,
+	     size_t errlen);
 void seq_free(struct seq_file *s);
 
 struct replay {

@@ -48,7 +48,7 @@ printf '0 0 0 0 0\n0 64 0 0 64\n0 200 10 20 10\n0 4096 33 17 4080\n' >"$tmp/want
 expect "trace --cap: past the cap every k-th call is kept" \
 	sh -c "head -4 '$tmp/got' | cmp -s - '$tmp/want' && [ \$(wc -l <'$tmp/got') -eq 7 ]"
 expect "trace --cap: the header says so" \
-	grep -q '^# sampled: thread 0 made 7 calls, more than the cap of 4 a thread: every 2nd call' "$tmp/c.seq"
+	grep -q '^# sampled: thread 0 made 7 calls: every 2nd call is recorded (the cap is 4 a thread' "$tmp/c.seq"
 
 run trace --summary "$tmp/t.seq"
 expect "trace --summary: calls and bytes per size class" \
@@ -77,6 +77,15 @@ bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 6 4' "bad.seq:2
 usage_error "trace --summary: a missing file" "cannot read" trace --summary "$tmp/none.seq"
 usage_error "trace: no '--'" "no program to trace" trace
 usage_error "trace: a bad --cap" "bad --cap '1'" trace --cap 1 -- true
+usage_error "trace: a --cap past what a sequence file holds" \
+	"bad --cap '16777217' (expected a number of calls, 2 to 16777216)" trace --cap 16777217 -- true
+# FILE.seq cannot be written (a directory of that name): the processes'
+# records are kept, and named, instead of being lost with the run.
+mkdir "$tmp/k.seq"
+run trace -o "$tmp/k" -- "$prog"
+expect "trace: records kept when the sequence cannot be written" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'records are kept in $tmp/k' '$err' && [ -n \"\$(ls '$tmp'/k.parts.*/ 2>/dev/null)\" ]"
+rm -rf "$tmp"/k.*
 usage_error "trace: a program that does not exist" "cannot run" trace -o "$tmp/x" -- /nonexistent/x
 expect "trace: nothing left behind when the program could not run" [ -z "$(ls -d "$tmp"/x* 2>/dev/null)" ]
 run trace -o "$tmp/k" -- sh -c 'kill -KILL $$'
