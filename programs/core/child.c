@@ -113,6 +113,18 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The child a SIGTERM or SIGHUP sent to ucopy is passed on to: the command
+ * then waits for it and does what it does after any run (trace merges the
+ * records), rather than dying and leaving the program running. */
+static volatile pid_t forward_to;
+
+static void forward(int sig)
+{
+	pid_t p = forward_to;
+	if (p > 0)
+		kill(p, sig);
+}
+
 int child_run(char *const *argv, const struct child_opts *o,
 	      struct child_result *r, char *err, size_t errlen)
 {
@@ -128,12 +140,17 @@ int child_run(char *const *argv, const struct child_opts *o,
 		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
 		return -1;
 	}
+	/* An ignored SIGCHLD, which survives the exec that started ucopy, makes
+	 * the kernel reap the child itself and wait4() fail with ECHILD. */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, ochld;
+	sigaction(SIGCHLD, &dfl, &ochld);
 	fflush(NULL);
 	double t0 = mono_s();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
 		close(report[0]); close(report[1]); close(go[0]); close(go[1]);
+		sigaction(SIGCHLD, &ochld, NULL);
 		return -1;
 	}
 	if (pid == 0) {
@@ -151,10 +168,15 @@ int child_run(char *const *argv, const struct child_opts *o,
 	}
 	close(report[1]);
 	close(go[0]);
-	struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
+	/* ^C and ^\ reach the child from the terminal: ucopy outlives them. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward };
+	struct sigaction oint, oquit, oterm, ohup;
 	if (o->forward_signals) {
+		forward_to = pid;
 		sigaction(SIGINT, &ign, &oint);
 		sigaction(SIGQUIT, &ign, &oquit);
+		sigaction(SIGTERM, &fwd, &oterm);
+		sigaction(SIGHUP, &fwd, &ohup);
 	}
 	if (o->counters)
 		counters_open_child(&r->ctr, pid, o->events);
@@ -165,13 +187,24 @@ int child_run(char *const *argv, const struct child_opts *o,
 		;
 	close(report[0]);
 	struct rusage ru;
-	int status;
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+	int status = 0, waited;
+	while ((waited = (int)wait4(pid, &status, 0, &ru)) < 0 && errno == EINTR)
 		;
+	int wait_errno = errno;
 	r->wall_s = mono_s() - t0;
 	if (o->forward_signals) {
 		sigaction(SIGINT, &oint, NULL);
 		sigaction(SIGQUIT, &oquit, NULL);
+		sigaction(SIGTERM, &oterm, NULL);
+		sigaction(SIGHUP, &ohup, NULL);
+		forward_to = 0;
+	}
+	sigaction(SIGCHLD, &ochld, NULL);
+	if (waited < 0) {
+		if (o->counters)
+			counters_close(&r->ctr);
+		snprintf(err, errlen, "cannot wait for '%s': %s", argv[0], strerror(wait_errno));
+		return -1;
 	}
 	r->status = status;
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +

@@ -32,7 +32,8 @@ struct child_opts {
 	const struct counter_events *events;  /* and these extra events; NULL:
 						 none */
 	int forward_signals;    /* ignore SIGINT/SIGQUIT while it runs, as a
-				   shell does: the terminal's ^C is its */
+				   shell does (the terminal's ^C is its), and
+				   pass SIGTERM/SIGHUP on to it */
 };
 
 struct child_result {

@@ -26,6 +26,20 @@ run run -- sh -c 'exit 7'
 expect "run: the program's exit status is ucopy's" [ "$rc" -eq 7 ]
 run run -- sh -c 'kill -TERM $$'
 expect "run: killed by SIGTERM gives 128+15" [ "$rc" -eq 143 ]
+# SIGCHLD ignored by whoever started ucopy (it survives exec): the kernel
+# would reap the child itself and the status be lost.
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$UCOPY" run -- sh -c 'exit 3' >"$out" 2>"$err"
+expect "run: the status comes through with SIGCHLD ignored" [ "$?" -eq 3 ]
+# SIGTERM to ucopy goes to the program, and ucopy ends with its status.
+"$UCOPY" run -- sleep 31.25 >"$out" 2>"$err" &
+pid=$!
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+expect "run: a SIGTERM to ucopy is passed to the program (143), which does not outlive it" \
+	sh -c "[ $rc -eq 143 ] && ! pgrep -f 'slee[p] 31.25' >/dev/null"
 run run -- "$prog" --help
 expect "run: options after '--' are the program's" grep -q "cannot load --help" "$out"
 
