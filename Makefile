@@ -137,9 +137,13 @@ $(B)/tests/%: tests/%.c tests/check.h $(B)/libucopy.a $(PRG_LIBOBJ)
 PRELOAD := $(B)/libucopy-preload.so
 OBJCOPY ?= $(if $(filter %-gcc,$(CC)),$(patsubst %-gcc,%-objcopy,$(CC)),objcopy)
 PRELOAD_OBJ := $(filter-out $(B)/lib/kernel.o,$(LIB_OBJ)) $(B)/preload/kernel.o
-$(B)/preload/kernel.o: $(B)/lib/kernel.o
+# Compiled apart with -fno-lto: objcopy cannot rename a symbol in an LTO
+# object (CFLAGS=-flto, as distribution builds use).
+$(B)/preload/kernel.o: lib/kernel.c
 	@mkdir -p $(dir $@)
-	$(Q)$(OBJCOPY) --redefine-sym memcpy=ucopy_libc_memcpy $< $@
+	@$(if $(Q),echo "  CC      $< (for the interposer)")
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) -fno-lto -c $< -o $@.tmp
+	$(Q)$(OBJCOPY) --redefine-sym memcpy=ucopy_libc_memcpy $@.tmp $@ && rm -f $@.tmp
 $(PRELOAD): preload/preload.c preload/preload.map $(PRELOAD_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
