@@ -67,9 +67,47 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 	return -1;
 }
 
+/* LD_PRELOAD without the interposer: a run without it (compare's `libc`)
+ * started from under `ucopy run` would otherwise still have it.  Entries
+ * are separated by colons or spaces (ld.so(8)). */
+static void strip_interposer(void)
+{
+	const char *old = getenv("LD_PRELOAD");
+	if (!old)
+		return;
+	size_t n = strlen(old), at = 0;
+	char *v = malloc(n + 1);
+	if (!v)
+		return;
+	for (const char *p = old; *p;) {
+		size_t l = strcspn(p, ": ");
+		const char *base = p + l;
+		while (base > p && base[-1] != '/')
+			base--;
+		size_t bl = (size_t)(p + l - base);
+		if (l && !(bl == strlen(PRELOAD_NAME) && !memcmp(base, PRELOAD_NAME, bl))) {
+			if (at)
+				v[at++] = ':';
+			memcpy(v + at, p, l);
+			at += l;
+		}
+		p += l;
+		if (*p)
+			p++;
+	}
+	v[at] = 0;
+	if (at)
+		setenv("LD_PRELOAD", v, 1);
+	else
+		unsetenv("LD_PRELOAD");
+	free(v);
+}
+
 /* In the child, before exec: the environment the options ask for. */
 static void child_env(const struct child_opts *o)
 {
+	if (!o->preload)
+		strip_interposer();
 	if (o->preload) {
 		const char *old = getenv("LD_PRELOAD");
 		if (old && old[0]) {

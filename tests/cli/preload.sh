@@ -74,6 +74,13 @@ expect "compare: failed runs are reported, and none left is an error" \
 run compare auto libc --runs 6 -- sh -c '[ -z "$LD_PRELOAD" ] || exit 4'
 expect "compare: a failing side is reported, the rounds it spoiled left out" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'run 1 of A failed: exit 4' '$err' && ! grep -q 'run [0-9]* of B failed' '$err'"
+# Started from under the interposer (ucopy run -- ucopy compare ...), libc's
+# side still runs without it, and keeps the other preloaded libraries.
+LD_PRELOAD="/lib/nonexistent-other.so $BABS/libucopy-preload.so" "$UCOPY" compare auto libc --runs 2 -- \
+	sh -c 'case "$LD_PRELOAD" in *libucopy-preload.so*) [ -n "$UCOPY_POLICY" ] || exit 5;; *) [ "$LD_PRELOAD" = /lib/nonexistent-other.so ] || exit 6;; esac' \
+	>"$out" 2>"$err"
+expect "compare: libc's side has no interposer even when ucopy was started under one" \
+	sh -c "[ $? -eq 0 ] && ! grep -q 'failed' '$err'"
 usage_error "compare -- CMD: one policy" "expected two policies" compare auto -- true
 usage_error "compare -- CMD: an unknown policy" "B: unknown policy" compare auto nope -- true
 usage_error "compare -- CMD: a program that does not exist" "cannot run" compare auto libc -- /nonexistent/x
