@@ -25,7 +25,8 @@ void help_run(FILE *f)
 	      "                 not (by default they inherit it, as LD_PRELOAD)\n\n"
 	      "The interposer is found beside the command (the build tree), in ../lib\n"
 	      "beside its bin/, or where make install put it; UCOPY_PRELOAD names\n"
-	      "another.\n\n"
+	      "another.  While CMD runs, ucopy ignores SIGINT and SIGQUIT (the\n"
+	      "terminal sends them to CMD too) and passes SIGTERM and SIGHUP on to it.\n\n"
 	      "exit status: CMD's; 128+N when it was killed by signal N; 2 bad input\n"
 	      "(no '--', an unknown policy, a CMD that cannot be run: one message)\n", f);
 }
