@@ -197,9 +197,12 @@ static void test_threads(void)
 		"3 100000000 0 0 0\n"
 		"3 8 1 9 8\n"
 		"0 1 0 1 1\n";
+	const struct seq_limits any = { UINT64_MAX, SEQ_MAX_CALLS, 0 },
+				part = { UINT64_MAX, SIZE_MAX, 1 },
+				two = { UINT64_MAX, 2, 0 };
 	struct seq_file s;
 	char err[600] = "";
-	CHECK(seq_parse("t.seq", text, sizeof text - 1, UINT64_MAX, 0, &s, err, sizeof err) == 0,
+	CHECK(seq_parse("t.seq", text, sizeof text - 1, any, &s, err, sizeof err) == 0,
 	      "parse: %s", err);
 	CHECK(s.nthreads == 2 && s.thread[0].index == 3 && s.thread[0].n == 2 &&
 	      s.thread[1].index == 0 && s.thread[1].n == 1, "threads in file order");
@@ -208,15 +211,18 @@ static void test_threads(void)
 	CHECK(s.thread[0].has_meta && s.thread[0].pid == 10 && s.thread[0].every == 2 &&
 	      !s.thread[1].has_meta, "the '# thread' line of a thread with calls, not of one without");
 	seq_free(&s);
-	CHECK(seq_parse("t.seq", text, sizeof text - 1, SEQ_MAX_SIZE, 0, &s, err, sizeof err) < 0 &&
+	CHECK(seq_parse("t.seq", text, sizeof text - 1, SEQ_REPLAY_LIMITS, &s, err, sizeof err) < 0 &&
 	      !strcmp(err, "t.seq:4: size '100000000' is out of range (expected 0..67108864)"),
 	      "a replay's cap: %s", err);
 	static const char empty[] = "# ucopy sequence 1\n# thread 0 pid 1 tid 1 first_ns 0 calls 0 every 1\n";
-	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, UINT64_MAX, 1, &s, err, sizeof err) == 0 &&
+	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, part, &s, err, sizeof err) == 0 &&
 	      s.nthreads == 0, "an empty record where allowed: %s", err);
 	seq_free(&s);
-	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, UINT64_MAX, 0, &s, err, sizeof err) < 0 &&
+	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, any, &s, err, sizeof err) < 0 &&
 	      strstr(err, "e.seq:2: no calls"), "and refused elsewhere: %s", err);
+	CHECK(seq_parse("t.seq", text, sizeof text - 1, two, &s, err, sizeof err) < 0 &&
+	      !strcmp(err, "t.seq:6: more than 2 calls (expected at most that many: a longer "
+		      "trace is to be sampled)"), "a call limit: %s", err);
 	check_group("sequence: per thread, as trace reads it");
 }
 
