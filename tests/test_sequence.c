@@ -53,7 +53,7 @@ static void test_good(void)
 	CHECK(r.seq.op == NULL && r.seq.len == 0, "freed");
 
 	/* The largest values of every field. */
-	CHECK(parse("# ucopy sequence 1\n65535 67108864 63 62 4095\n", &r, err, sizeof err) == 0 &&
+	CHECK(parse("# ucopy sequence 1\n1048575 67108864 63 62 4095\n", &r, err, sizeof err) == 0 &&
 	      r.seq.op[0].n == (size_t)64 << 20 && r.seq.op[0].dst_off == (63 + 4095) % 4096,
 	      "largest: %s", err);
 	replay_free(&r);
@@ -99,7 +99,7 @@ static void test_bad(void)
 		  "t.seq:2: bad size '' (expected a decimal number, 0..67108864; fields are "
 		  "separated by one space)" },
 		{ "0\t8 0 0 0\n",
-		  "t.seq:2: bad thread '0\t8' (expected a decimal number, 0..65535; fields are "
+		  "t.seq:2: bad thread '0\t8' (expected a decimal number, 0..1048575; fields are "
 		  "separated by one space)" },
 		{ "0 -8 0 0 0\n",
 		  "t.seq:2: bad size '-8' (expected a decimal number, 0..67108864; fields are "
@@ -112,8 +112,8 @@ static void test_bad(void)
 		{ "0 99999999999999999999999999 0 0 0\n",
 		  "t.seq:2: size '99999999999999999999999999' is out of range (expected "
 		  "0..67108864)" },
-		{ "65536 8 0 0 0\n",
-		  "t.seq:2: thread '65536' is out of range (expected 0..65535)" },
+		{ "1048576 8 0 0 0\n",
+		  "t.seq:2: thread '1048576' is out of range (expected 0..1048575)" },
 		{ "0 8 64 0 0\n",
 		  "t.seq:2: source alignment '64' is out of range (expected 0..63)" },
 		{ "0 8 0 64 0\n",
@@ -133,7 +133,7 @@ static void test_bad(void)
 		  "t.seq:4: thread 0's calls again after another thread's (expected each "
 		  "thread's calls on consecutive lines)" },
 		{ " 0 8 0 0 0\n",
-		  "t.seq:2: bad thread '' (expected a decimal number, 0..65535; fields are "
+		  "t.seq:2: bad thread '' (expected a decimal number, 0..1048575; fields are "
 		  "separated by one space)" },
 	};
 	for (size_t i = 0; i < sizeof after_header / sizeof *after_header; i++) {
