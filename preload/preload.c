@@ -16,7 +16,8 @@
  *   UCOPY_TRACE_OUT           a path prefix: every copy is recorded, and at
  *                             exit the process writes PREFIX.<pid>.seq
  *                             (`ucopy trace` merges them).
- *   UCOPY_TRACE_CAP           records kept per thread before sampling.
+ *   UCOPY_TRACE_CAP           records kept per thread before sampling
+ *                             (at most 16777216).
  *
  * Re-entry: the `libc` kernel calls memcpy by name, and that name is this
  * file's; the Makefile links that call to ucopy_libc_memcpy (below), the C
@@ -101,6 +102,9 @@ static void *inner_memmove(void *dst, const void *src, size_t n)
  * (dst - src) mod 4096, packed in 64 bits. */
 #define REC_SIZE_MAX ((1ull << 40) - 1)
 #define DEFAULT_CAP (1u << 22)
+/* A file with more calls is refused by the reader: must match SEQ_MAX_CALLS
+ * in programs/core/sequence.h.  It also keeps cap * 8 far from overflow. */
+#define MAX_CAP ((uint64_t)1 << 24)
 #define HUGE_FROM ((size_t)2 << 20)
 
 struct thread_rec {
@@ -127,13 +131,19 @@ static struct thread_rec *threads;   /* pushed without a lock */
 static unsigned nthreads;
 static TLS struct thread_rec *mine;
 
+/* 0 for anything but a number that fits: a value that wrapped would size the
+ * record space with it. */
 static uint64_t parse_u64(const char *s)
 {
 	uint64_t v = 0;
 	if (!s || !*s)
 		return 0;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (uint64_t)(*s - '0');
+	for (; *s >= '0' && *s <= '9'; s++) {
+		uint64_t d = (uint64_t)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
 	return *s ? 0 : v;
 }
 
@@ -148,7 +158,7 @@ static void trace_init(void)
 		trace_prefix[i] = 0;
 		uint64_t cap = parse_u64(getenv("UCOPY_TRACE_CAP"));
 		if (cap >= 2)
-			trace_cap = cap;
+			trace_cap = cap < MAX_CAP ? cap : MAX_CAP;
 	}
 	__atomic_store_n(&trace_state, p && *p && !p[i] ? TRACE_ON : TRACE_OFF,
 			 __ATOMIC_RELEASE);
