@@ -106,22 +106,39 @@ static void *inner_memmove(void *dst, const void *src, size_t n)
  * in programs/core/sequence.h.  It also keeps cap * 8 far from overflow. */
 #define MAX_CAP ((uint64_t)1 << 24)
 #define HUGE_FROM ((size_t)2 << 20)
+/* Records a thread holds in its slot of the shared arena before it needs a
+ * mapping of its own: most threads of a program with thousands copy a few
+ * times, and a mapping each (two with the huge-page advice) ran into
+ * vm.max_map_count (65530) at about 32K threads. */
+#define SLOT_RECS 256
+#define ARENA_BYTES ((size_t)4 << 20)
 
+/* 64-byte aligned, so that no two threads' counters share a cache line. */
 struct thread_rec {
 	struct thread_rec *next;
 	uint64_t first_ns;     /* CLOCK_MONOTONIC at the thread's first copy */
 	uint64_t calls;        /* every copy of the thread */
 	uint64_t n;            /* records held */
 	uint64_t every;        /* one call in `every` is recorded (a power of 2) */
+	uint64_t *rec;         /* slot, or the thread's own mapping of trace_cap */
+	uint64_t room;         /* records rec holds */
 	long tid;
 	unsigned idx;          /* in order of first copy in this process */
+	unsigned grow_failed;  /* sampled within the slot: no mapping to be had */
 	/* At exit: the records written and the thread's index in the file
 	 * (threads still starting then are left out, and the rest numbered
 	 * without a gap). */
 	uint64_t out_n;
 	unsigned out_idx;
-	uint64_t rec[];
-};
+	uint64_t slot[SLOT_RECS];
+} __attribute__((aligned(64)));
+
+/* Thread records are carved from 4 MiB arenas, each linked to the one it
+ * replaced, so that the forked child can unmap them all. */
+struct arena {
+	struct arena *next;
+	size_t used;
+} __attribute__((aligned(64)));
 
 enum { TRACE_UNKNOWN, TRACE_OFF, TRACE_ON };
 static int trace_state;
@@ -129,6 +146,7 @@ static char trace_prefix[4096];
 static uint64_t trace_cap = DEFAULT_CAP;
 static struct thread_rec *threads;   /* pushed without a lock */
 static unsigned nthreads;
+static struct arena *arena_cur;
 static TLS struct thread_rec *mine;
 
 /* 0 for anything but a number that fits: a value that wrapped would size the
@@ -171,20 +189,44 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* mmap, not malloc: the copy may come from inside malloc, or from a signal
+ * handler.  Pages are only touched as records fill them. */
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Lock-free: a thread that loses the race for a new arena unmaps its own. */
+static struct thread_rec *slot_new(void)
+{
+	const size_t sz = sizeof(struct thread_rec);
+	for (;;) {
+		struct arena *a = __atomic_load_n(&arena_cur, __ATOMIC_ACQUIRE);
+		if (a) {
+			size_t off = __atomic_fetch_add(&a->used, sz, __ATOMIC_RELAXED);
+			if (off + sz <= ARENA_BYTES)
+				return (struct thread_rec *)((char *)a + off);
+		}
+		struct arena *b = map_anon(ARENA_BYTES);
+		if (!b)
+			return NULL;
+		b->next = a;
+		b->used = sizeof *b;
+		if (!__atomic_compare_exchange_n(&arena_cur, &a, b, 0, __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			munmap(b, ARENA_BYTES);
+	}
+}
+
 static struct thread_rec *thread_rec_new(void)
 {
-	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
-	/* mmap, not malloc: the copy may come from inside malloc.  Pages are
-	 * only touched as records fill them. */
-	struct thread_rec *t = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (t == MAP_FAILED)
+	struct thread_rec *t = slot_new();
+	if (!t)
 		return NULL;
-	/* A page fault every 512 records was most of the recording's cost
-	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
-	 * 2 MiB: a thread that copies a few times must not hold a huge page. */
-	if (len > HUGE_FROM)
-		madvise((char *)t + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
+	t->rec = t->slot;
+	t->room = trace_cap < SLOT_RECS ? trace_cap : SLOT_RECS;
 	t->first_ns = now_ns();
 	t->every = 1;
 	t->tid = syscall(SYS_gettid);
@@ -194,6 +236,29 @@ static struct thread_rec *thread_rec_new(void)
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		;
 	return t;
+}
+
+/* Past the slot, the thread's own mapping of trace_cap records; without one,
+ * the slot is its cap. */
+static void thread_rec_grow(struct thread_rec *t)
+{
+	size_t len = trace_cap * sizeof(uint64_t);
+	uint64_t *r = map_anon(len);
+	if (!r) {
+		t->grow_failed = 1;
+		return;
+	}
+	/* A page fault every 512 records was most of the recording's cost
+	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
+	 * 2 MiB: a thread that copies a few thousand times must not hold a
+	 * huge page.  The advice splits the mapping in two VMAs: a thread
+	 * past its slot takes three of vm.max_map_count, one of the arena's
+	 * 1,800 or so takes a share of one. */
+	if (len > HUGE_FROM)
+		madvise((char *)r + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
+	inner_memcpy(r, t->rec, t->n * sizeof(uint64_t));
+	t->rec = r;
+	t->room = trace_cap;
 }
 
 /* Past the cap, every other record goes and the stride doubles: what is held
@@ -217,7 +282,9 @@ static void record(const void *dst, const void *src, size_t n)
 	uint64_t call = t->calls++;
 	if (call & (t->every - 1))
 		return;
-	if (t->n == trace_cap)
+	if (t->n == t->room && t->room < trace_cap && !t->grow_failed)
+		thread_rec_grow(t);
+	if (t->n == t->room)
 		thread_rec_halve(t);
 	if (call & (t->every - 1))
 		return;
@@ -310,45 +377,60 @@ static void trace_write(void)
 	out_str(op, "# ucopy sequence 1\n# process ");
 	out_u64(op, (uint64_t)getpid());
 	out_str(op, ", recorded by libucopy-preload.so\n");
+	/* The list is in reverse order of arrival, not of idx (threads race to
+	 * push): an index built in one pass, not a walk of the list per idx,
+	 * which took 6.8 s at 5,000 threads and 436 s at 20,000.  Threads
+	 * that arrived after n was read are left out. */
+	size_t ilen = ((size_t)n * sizeof(struct thread_rec *) + 4095) & ~(size_t)4095;
+	struct thread_rec **by_idx = n ? map_anon(ilen) : NULL;
+	if (n && !by_idx) {
+		close(o.fd);
+		unlink(path);
+		return;
+	}
+	for (struct thread_rec *t = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); t; t = t->next)
+		if (t->idx < n)
+			by_idx[t->idx] = t;
 	unsigned written = 0;
-	for (unsigned k = 0; k < n; k++)
-		for (struct thread_rec *t = threads; t; t = t->next) {
-			if (t->idx != k || !(t->out_n = t->n))
-				continue;
-			t->out_idx = written++;
-			out_str(op, "# thread ");
+	for (unsigned k = 0; k < n; k++) {
+		struct thread_rec *t = by_idx[k];
+		if (!t || !(t->out_n = t->n))
+			continue;
+		t->out_idx = written++;
+		out_str(op, "# thread ");
+		out_u64(op, t->out_idx);
+		out_str(op, " pid ");
+		out_u64(op, (uint64_t)getpid());
+		out_str(op, " tid ");
+		out_u64(op, (uint64_t)t->tid);
+		out_str(op, " first_ns ");
+		out_u64(op, t->first_ns);
+		out_str(op, " calls ");
+		out_u64(op, t->calls);
+		out_str(op, " every ");
+		out_u64(op, t->every);
+		out_str(op, "\n");
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct thread_rec *t = by_idx[k];
+		if (!t)
+			continue;
+		for (uint64_t r = 0; r < t->out_n; r++) {
+			uint64_t v = t->rec[r];
 			out_u64(op, t->out_idx);
-			out_str(op, " pid ");
-			out_u64(op, (uint64_t)getpid());
-			out_str(op, " tid ");
-			out_u64(op, (uint64_t)t->tid);
-			out_str(op, " first_ns ");
-			out_u64(op, t->first_ns);
-			out_str(op, " calls ");
-			out_u64(op, t->calls);
-			out_str(op, " every ");
-			out_u64(op, t->every);
+			out_str(op, " ");
+			out_u64(op, v >> 24);
+			out_str(op, " ");
+			out_u64(op, v >> 18 & 63);
+			out_str(op, " ");
+			out_u64(op, v >> 12 & 63);
+			out_str(op, " ");
+			out_u64(op, v & 4095);
 			out_str(op, "\n");
 		}
-	for (unsigned k = 0; k < n; k++)
-		for (struct thread_rec *t = threads; t; t = t->next) {
-			if (t->idx != k)
-				continue;
-			uint64_t held = t->out_n;
-			for (uint64_t r = 0; r < held; r++) {
-				uint64_t v = t->rec[r];
-				out_u64(op, t->out_idx);
-				out_str(op, " ");
-				out_u64(op, v >> 24);
-				out_str(op, " ");
-				out_u64(op, v >> 18 & 63);
-				out_str(op, " ");
-				out_u64(op, v >> 12 & 63);
-				out_str(op, " ");
-				out_u64(op, v & 4095);
-				out_str(op, "\n");
-			}
-		}
+	}
+	if (by_idx)
+		munmap(by_idx, ilen);
 	out_flush(op);
 	close(o.fd);
 }
@@ -357,11 +439,14 @@ static void trace_write(void)
  * write.  Only the forking thread lives on in the child. */
 static void trace_after_fork(void)
 {
-	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
-	for (struct thread_rec *t = threads, *next; t; t = next) {
-		next = t->next;
-		munmap(t, len);
+	for (struct thread_rec *t = threads; t; t = t->next)
+		if (t->rec != t->slot)
+			munmap(t->rec, trace_cap * sizeof(uint64_t));
+	for (struct arena *a = arena_cur, *next; a; a = next) {
+		next = a->next;
+		munmap(a, ARENA_BYTES);
 	}
+	arena_cur = NULL;
 	threads = NULL;
 	nthreads = 0;
 	mine = NULL;
