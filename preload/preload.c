@@ -14,7 +14,9 @@
  *                             programs it executes run without it
  *                             (`ucopy run --no-inherit`).
  *   UCOPY_TRACE_OUT           a path prefix: every copy is recorded, and at
- *                             exit the process writes PREFIX.<pid>.seq
+ *                             exit the process writes PREFIX.<pid>.seq, or
+ *                             PREFIX.<pid>.<k>.seq when a process of the
+ *                             same pid wrote that, each first as NAME.tmp
  *                             (`ucopy trace` merges them).
  *   UCOPY_TRACE_CAP           records kept per thread before sampling
  *                             (at most 16777216).
@@ -35,9 +37,11 @@
 #include "ucopy.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -309,9 +313,29 @@ static inline void maybe_record(const void *dst, const void *src, size_t n)
 
 /*=====   Writing the records at exit   =====*/
 
+/* Appends s at d[at], returns the new end; d is sized by the caller. */
+static size_t str_at(char *d, size_t at, const char *s)
+{
+	while (*s)
+		d[at++] = *s++;
+	d[at] = 0;
+	return at;
+}
+
+static size_t u64_at(char *d, size_t at, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp - 1;
+	tmp[i] = 0;
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	return str_at(d, at, tmp + i);
+}
+
 struct out {
 	int fd;
-	int failed;
+	int err;               /* errno of the first failure, or 0 */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -319,12 +343,14 @@ struct out {
 static void out_flush(struct out *o)
 {
 	size_t off = 0;
-	while (off < o->len && !o->failed) {
+	while (off < o->len && !o->err) {
 		ssize_t w = write(o->fd, o->buf + off, o->len - off);
-		if (w <= 0)
-			o->failed = 1;
-		else
+		if (w > 0)
 			off += (size_t)w;
+		else if (w == 0)
+			o->err = EIO;
+		else if (errno != EINTR)
+			o->err = errno;
 	}
 	o->len = 0;
 }
@@ -341,38 +367,77 @@ static void out_str(struct out *o, const char *s)
 static void out_u64(struct out *o, uint64_t v)
 {
 	char tmp[24];
-	int i = sizeof tmp - 1;
-	tmp[i] = 0;
-	do
-		tmp[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	out_str(o, tmp + i);
+	u64_at(tmp, 0, v);
+	out_str(o, tmp);
+}
+
+/* One line, one write(2): the program's own stderr may be a pipe that other
+ * processes of the trace write to. */
+static void report_failure(const char *path, int err)
+{
+	static char msg[sizeof trace_prefix + 256];
+	const char *e = strerror(err);
+	size_t at = str_at(msg, 0, "ucopy trace: cannot write ");
+	at = str_at(msg, at, path);
+	at = str_at(msg, at, ": ");
+	for (; *e && at < sizeof msg - 2; e++)
+		msg[at++] = *e;
+	msg[at++] = '\n';
+	while (write(2, msg, at) < 0 && errno == EINTR)
+		;
+}
+
+/* PREFIX.<pid>.seq, or PREFIX.<pid>.<k>.seq (k = 1, 2, ...) when that is
+ * taken: pids repeat (every PID namespace has its pid 1, and long traces
+ * wrap), and a later process must not overwrite an earlier one's records.
+ * The file is written as its final name + ".tmp" and renamed when
+ * complete, so that a merge never reads half of one.  A name is ours once
+ * its .tmp is created with O_EXCL and the final name is not there: no
+ * other process can then make the final name, which takes holding the
+ * .tmp.  Returns the .tmp's descriptor, or -1 with errno. */
+#define MAX_SUFFIX 100000
+static int claim_file(char *final, char *tmp)
+{
+	for (unsigned k = 0; k < MAX_SUFFIX; k++) {
+		size_t at = str_at(final, 0, trace_prefix);
+		at = str_at(final, at, ".");
+		at = u64_at(final, at, (uint64_t)getpid());
+		if (k) {
+			at = str_at(final, at, ".");
+			at = u64_at(final, at, k);
+		}
+		at = str_at(final, at, ".seq");
+		str_at(tmp, str_at(tmp, 0, final), ".tmp");
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+		if (fd < 0)
+			continue;
+		if (access(final, F_OK) != 0)
+			return fd;
+		close(fd);
+		unlink(tmp);
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 /* The process's own sequence file: thread indices in order of first copy
  * in this process, and for each thread one "# thread" line that
- * `ucopy trace` reads to merge processes (docs/trace.md). */
+ * `ucopy trace` reads to merge processes (docs/trace.md).  A file that
+ * could not be written whole is removed, and stderr says so. */
 static void trace_write(void)
 {
 	static struct out o;
+	static char final[sizeof trace_prefix + 64], tmp[sizeof final + 8];
 	struct out *op = &o;
-	char path[sizeof trace_prefix + 32];
-	size_t i = 0;
-	for (; trace_prefix[i]; i++)
-		path[i] = trace_prefix[i];
-	/* ".<pid>.seq", formatted by the writer itself into its empty buffer */
 	o.len = 0;
-	o.failed = 0;
-	out_str(op, ".");
-	out_u64(op, (uint64_t)getpid());
-	out_str(op, ".seq");
-	for (size_t j = 0; j < o.len; j++)
-		path[i + j] = o.buf[j];
-	path[i + o.len] = 0;
-	o.len = 0;
-	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o.fd < 0)
+	o.err = 0;
+	o.fd = claim_file(final, tmp);
+	if (o.fd < 0) {
+		report_failure(final, errno);
 		return;
+	}
 	unsigned n = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
 	out_str(op, "# ucopy sequence 1\n# process ");
 	out_u64(op, (uint64_t)getpid());
@@ -383,16 +448,13 @@ static void trace_write(void)
 	 * that arrived after n was read are left out. */
 	size_t ilen = ((size_t)n * sizeof(struct thread_rec *) + 4095) & ~(size_t)4095;
 	struct thread_rec **by_idx = n ? map_anon(ilen) : NULL;
-	if (n && !by_idx) {
-		close(o.fd);
-		unlink(path);
-		return;
-	}
+	if (n && !by_idx)
+		o.err = errno;
 	for (struct thread_rec *t = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); t; t = t->next)
 		if (t->idx < n)
 			by_idx[t->idx] = t;
 	unsigned written = 0;
-	for (unsigned k = 0; k < n; k++) {
+	for (unsigned k = 0; k < n && by_idx; k++) {
 		struct thread_rec *t = by_idx[k];
 		if (!t || !(t->out_n = t->n))
 			continue;
@@ -411,7 +473,7 @@ static void trace_write(void)
 		out_u64(op, t->every);
 		out_str(op, "\n");
 	}
-	for (unsigned k = 0; k < n; k++) {
+	for (unsigned k = 0; k < n && by_idx && !o.err; k++) {
 		struct thread_rec *t = by_idx[k];
 		if (!t)
 			continue;
@@ -432,7 +494,16 @@ static void trace_write(void)
 	if (by_idx)
 		munmap(by_idx, ilen);
 	out_flush(op);
-	close(o.fd);
+	/* close's error is the write's on NFS; its EINTR leaves the
+	 * descriptor closed on Linux, so it is not retried. */
+	if (close(o.fd) != 0 && !o.err && errno != EINTR)
+		o.err = errno;
+	if (!o.err && rename(tmp, final) != 0)
+		o.err = errno;
+	if (o.err) {
+		unlink(tmp);
+		report_failure(final, o.err);
+	}
 }
 
 /* A forked child starts with no records: the parent's are the parent's to
