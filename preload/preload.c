@@ -25,13 +25,18 @@
  * file's; the Makefile links that call to ucopy_libc_memcpy (below), the C
  * library's function found by the constructor, so no policy makes ucopy
  * call itself, and the copy that is not recorded is ucopy's alone.  While
- * recording, a copy that arrives while the same thread is already inside an
- * entry goes to the C library's function (or to a byte loop before the
- * constructor found it), so that no record is nested: that covers the
- * recorder's own calls and a loop of this file that the compiler turns into
- * a memcpy call (the byte loops store through volatile pointers, which no
- * compiler turns into a call), and a signal handler that copies while its
- * thread is inside a recorded copy.
+ * recording, a copy that arrives while the same thread is inside the
+ * recorder, the constructor or the exit writer goes to the C library's
+ * function (or to a byte loop before the constructor found it), so that no
+ * record is nested: that covers the recorder's own calls and a loop of this
+ * file that the compiler turns into a memcpy call (the byte loops store
+ * through volatile pointers, which no compiler turns into a call), and a
+ * signal handler that copies while its thread is recording.  The copy
+ * itself is outside that guard: ucopy never copies through these entries,
+ * and a signal handler that leaves a copy by siglongjmp (a fault in it)
+ * must not leave the thread's later copies unrecorded.  One that leaves
+ * the recorder so does: its thread's later copies are the C library's,
+ * unrecorded.
  */
 #define _GNU_SOURCE
 #include "ucopy.h"
@@ -621,9 +626,8 @@ static __attribute__((noinline)) void *traced_memcpy(void *dst, const void *src,
 		return inner_memcpy(dst, src, n);
 	depth++;
 	maybe_record(dst, src, n);
-	void *r = ucopy_memcpy(dst, src, n);
 	depth--;
-	return r;
+	return ucopy_memcpy(dst, src, n);
 }
 
 static __attribute__((noinline)) void *traced_memmove(void *dst, const void *src, size_t n)
@@ -632,9 +636,8 @@ static __attribute__((noinline)) void *traced_memmove(void *dst, const void *src
 		return inner_memmove(dst, src, n);
 	depth++;
 	maybe_record(dst, src, n);
-	void *r = ucopy_memmove(dst, src, n);
 	depth--;
-	return r;
+	return ucopy_memmove(dst, src, n);
 }
 
 EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
