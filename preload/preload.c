@@ -157,6 +157,11 @@ static struct thread_rec *threads;   /* pushed without a lock */
 static unsigned nthreads;
 static struct arena *arena_cur;
 static TLS struct thread_rec *mine;
+/* A thread that found no memory for its records does not try again on
+ * every call (each an mmap): its calls are counted, for the file to say. */
+static TLS unsigned char no_room;
+static uint64_t lost_calls;
+static unsigned lost_threads;
 
 /* 0 for anything but a number that fits: a value that wrapped would size the
  * record space with it. */
@@ -284,9 +289,15 @@ static void record(const void *dst, const void *src, size_t n)
 {
 	struct thread_rec *t = mine;
 	if (!t) {
-		t = mine = thread_rec_new();
-		if (!t)
+		if (!no_room)
+			t = mine = thread_rec_new();
+		if (!t) {
+			if (!no_room)
+				__atomic_fetch_add(&lost_threads, 1, __ATOMIC_RELAXED);
+			no_room = 1;
+			__atomic_fetch_add(&lost_calls, 1, __ATOMIC_RELAXED);
 			return;
+		}
 	}
 	uint64_t call = t->calls++;
 	if (call & (t->every - 1))
@@ -477,6 +488,23 @@ static void trace_write(void)
 		out_str(op, " every ");
 		out_u64(op, t->every);
 		out_str(op, "\n");
+		if (t->grow_failed) {
+			out_str(op, "# thread ");
+			out_u64(op, t->out_idx);
+			out_str(op, ": no memory for more than its first ");
+			out_u64(op, t->room);
+			out_str(op, " records: sampled within them\n");
+		}
+	}
+	uint64_t lost = __atomic_load_n(&lost_calls, __ATOMIC_RELAXED);
+	if (lost) {
+		out_str(op, "# lost: ");
+		out_u64(op, lost);
+		out_str(op, " calls of ");
+		unsigned lt = __atomic_load_n(&lost_threads, __ATOMIC_RELAXED);
+		out_u64(op, lt);
+		out_str(op, lt == 1 ? " thread that found no memory for its records\n"
+			: " threads that found no memory for their records\n");
 	}
 	for (unsigned k = 0; k < n && by_idx && !o.err; k++) {
 		struct thread_rec *t = by_idx[k];
@@ -526,6 +554,9 @@ static void trace_after_fork(void)
 	threads = NULL;
 	nthreads = 0;
 	mine = NULL;
+	no_room = 0;
+	lost_calls = 0;
+	lost_threads = 0;
 }
 
 /*=====   Setup   =====*/

@@ -24,6 +24,15 @@ for cap in 2305843009213693953 20752587082923245569; do
 		sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^[0-9]* 2027 ' '$tmp/cap$cap'/p.*.seq) -eq 10000 ]"
 done
 
+# The full cap's mapping (128 MiB) cannot be had under a 64 MiB address
+# space: the thread keeps sampling within its first records, and says so.
+(ulimit -v 65536 && UCOPY_TRACE_CAP=16777216 traced "$tmp/small" copies 1000; echo "$rc" >"$tmp/small.rc")
+rc=$(cat "$tmp/small.rc")
+expect "trace_robust: no memory past the first records: sampled within them, and the file says so" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^0 2027 ' '$tmp/small'/p.*.seq) -eq 250 ] &&
+		grep -q '^# thread 0 pid .* calls 1000 every 4\$' '$tmp/small'/p.*.seq &&
+		grep -q '^# thread 0: no memory for more than its first 256 records' '$tmp/small'/p.*.seq"
+
 # Before the writer indexed its threads it walked the list once per thread:
 # 20,000 threads took 436 s at exit, 1 to 2 s after on 2 shared cores: 60 s
 # is missed by the walk and kept by the index under any load a test sees.  Before the
