@@ -266,8 +266,8 @@ static void thread_rec_grow(struct thread_rec *t)
 	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
 	 * 2 MiB: a thread that copies a few thousand times must not hold a
 	 * huge page.  The advice splits the mapping in two VMAs: a thread
-	 * past its slot takes three of vm.max_map_count, one of the arena's
-	 * 1,800 or so takes a share of one. */
+	 * past its slot takes two of vm.max_map_count, where one within its
+	 * slot shares a 4 MiB arena's one with about 1,900 others. */
 	if (len > HUGE_FROM)
 		madvise((char *)r + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
 	inner_memcpy(r, t->rec, t->n * sizeof(uint64_t));
