@@ -156,6 +156,13 @@ $(B)/tests/trace_prog: tests/trace_prog.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
 
+# The interposer's records under stress: many threads, a siglongjmp out of a
+# copy (tests/cli/trace_robust.sh).
+$(B)/tests/trace_robust_prog: tests/trace_robust_prog.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
+
 # 10M small copies timed in the loop: the interposer's and the recording's
 # cost per call (docs/trace.md); built by make check, run by hand.
 $(B)/tests/copy_loop: tests/copy_loop.c
@@ -175,7 +182,7 @@ $(B)/tests/libpreload_dl.so: tests/preload_dl.c
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/preload_prog $(B)/tests/libpreload_dl.so \
+check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/trace_robust_prog $(B)/tests/preload_prog $(B)/tests/libpreload_dl.so \
 	$(B)/tests/copy_loop
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 

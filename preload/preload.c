@@ -14,29 +14,39 @@
  *                             programs it executes run without it
  *                             (`ucopy run --no-inherit`).
  *   UCOPY_TRACE_OUT           a path prefix: every copy is recorded, and at
- *                             exit the process writes PREFIX.<pid>.seq
+ *                             exit the process writes PREFIX.<pid>.seq, or
+ *                             PREFIX.<pid>.<k>.seq when a process of the
+ *                             same pid wrote that, each first as NAME.tmp
  *                             (`ucopy trace` merges them).
- *   UCOPY_TRACE_CAP           records kept per thread before sampling.
+ *   UCOPY_TRACE_CAP           records kept per thread before sampling
+ *                             (at most 16777216).
  *
  * Re-entry: the `libc` kernel calls memcpy by name, and that name is this
  * file's; the Makefile links that call to ucopy_libc_memcpy (below), the C
  * library's function found by the constructor, so no policy makes ucopy
  * call itself, and the copy that is not recorded is ucopy's alone.  While
- * recording, a copy that arrives while the same thread is already inside an
- * entry goes to the C library's function (or to a byte loop before the
- * constructor found it), so that no record is nested: that covers the
- * recorder's own calls and a loop of this file that the compiler turns into
- * a memcpy call (the byte loops store through volatile pointers, which no
- * compiler turns into a call), and a signal handler that copies while its
- * thread is inside a recorded copy.
+ * recording, a copy that arrives while the same thread is inside the
+ * recorder, the constructor or the exit writer goes to the C library's
+ * function (or to a byte loop before the constructor found it), so that no
+ * record is nested: that covers the recorder's own calls and a loop of this
+ * file that the compiler turns into a memcpy call (the byte loops store
+ * through volatile pointers, which no compiler turns into a call), and a
+ * signal handler that copies while its thread is recording.  The copy
+ * itself is outside that guard: ucopy never copies through these entries,
+ * and a signal handler that leaves a copy by siglongjmp (a fault in it)
+ * must not leave the thread's later copies unrecorded.  One that leaves
+ * the recorder so does: its thread's later copies are the C library's,
+ * unrecorded.
  */
 #define _GNU_SOURCE
 #include "ucopy.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -101,23 +111,43 @@ static void *inner_memmove(void *dst, const void *src, size_t n)
  * (dst - src) mod 4096, packed in 64 bits. */
 #define REC_SIZE_MAX ((1ull << 40) - 1)
 #define DEFAULT_CAP (1u << 22)
+/* A file with more calls is refused by the reader: must match SEQ_MAX_CALLS
+ * in programs/core/sequence.h.  It also keeps cap * 8 far from overflow. */
+#define MAX_CAP ((uint64_t)1 << 24)
 #define HUGE_FROM ((size_t)2 << 20)
+/* Records a thread holds in its slot of the shared arena before it needs a
+ * mapping of its own: most threads of a program with thousands copy a few
+ * times, and a mapping each (two with the huge-page advice) ran into
+ * vm.max_map_count (65530) at about 32K threads. */
+#define SLOT_RECS 256
+#define ARENA_BYTES ((size_t)4 << 20)
 
+/* 64-byte aligned, so that no two threads' counters share a cache line. */
 struct thread_rec {
 	struct thread_rec *next;
 	uint64_t first_ns;     /* CLOCK_MONOTONIC at the thread's first copy */
 	uint64_t calls;        /* every copy of the thread */
 	uint64_t n;            /* records held */
 	uint64_t every;        /* one call in `every` is recorded (a power of 2) */
+	uint64_t *rec;         /* slot, or the thread's own mapping of trace_cap */
+	uint64_t room;         /* records rec holds */
 	long tid;
 	unsigned idx;          /* in order of first copy in this process */
+	unsigned grow_failed;  /* sampled within the slot: no mapping to be had */
 	/* At exit: the records written and the thread's index in the file
 	 * (threads still starting then are left out, and the rest numbered
 	 * without a gap). */
 	uint64_t out_n;
 	unsigned out_idx;
-	uint64_t rec[];
-};
+	uint64_t slot[SLOT_RECS];
+} __attribute__((aligned(64)));
+
+/* Thread records are carved from 4 MiB arenas, each linked to the one it
+ * replaced, so that the forked child can unmap them all. */
+struct arena {
+	struct arena *next;
+	size_t used;
+} __attribute__((aligned(64)));
 
 enum { TRACE_UNKNOWN, TRACE_OFF, TRACE_ON };
 static int trace_state;
@@ -125,15 +155,27 @@ static char trace_prefix[4096];
 static uint64_t trace_cap = DEFAULT_CAP;
 static struct thread_rec *threads;   /* pushed without a lock */
 static unsigned nthreads;
+static struct arena *arena_cur;
 static TLS struct thread_rec *mine;
+/* A thread that found no memory for its records does not try again on
+ * every call (each an mmap): its calls are counted, for the file to say. */
+static TLS unsigned char no_room;
+static uint64_t lost_calls;
+static unsigned lost_threads;
 
+/* 0 for anything but a number that fits: a value that wrapped would size the
+ * record space with it. */
 static uint64_t parse_u64(const char *s)
 {
 	uint64_t v = 0;
 	if (!s || !*s)
 		return 0;
-	for (; *s >= '0' && *s <= '9'; s++)
-		v = v * 10 + (uint64_t)(*s - '0');
+	for (; *s >= '0' && *s <= '9'; s++) {
+		uint64_t d = (uint64_t)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
 	return *s ? 0 : v;
 }
 
@@ -148,7 +190,7 @@ static void trace_init(void)
 		trace_prefix[i] = 0;
 		uint64_t cap = parse_u64(getenv("UCOPY_TRACE_CAP"));
 		if (cap >= 2)
-			trace_cap = cap;
+			trace_cap = cap < MAX_CAP ? cap : MAX_CAP;
 	}
 	__atomic_store_n(&trace_state, p && *p && !p[i] ? TRACE_ON : TRACE_OFF,
 			 __ATOMIC_RELEASE);
@@ -161,20 +203,44 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* mmap, not malloc: the copy may come from inside malloc, or from a signal
+ * handler.  Pages are only touched as records fill them. */
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Lock-free: a thread that loses the race for a new arena unmaps its own. */
+static struct thread_rec *slot_new(void)
+{
+	const size_t sz = sizeof(struct thread_rec);
+	for (;;) {
+		struct arena *a = __atomic_load_n(&arena_cur, __ATOMIC_ACQUIRE);
+		if (a) {
+			size_t off = __atomic_fetch_add(&a->used, sz, __ATOMIC_RELAXED);
+			if (off + sz <= ARENA_BYTES)
+				return (struct thread_rec *)((char *)a + off);
+		}
+		struct arena *b = map_anon(ARENA_BYTES);
+		if (!b)
+			return NULL;
+		b->next = a;
+		b->used = sizeof *b;
+		if (!__atomic_compare_exchange_n(&arena_cur, &a, b, 0, __ATOMIC_RELEASE,
+						 __ATOMIC_RELAXED))
+			munmap(b, ARENA_BYTES);
+	}
+}
+
 static struct thread_rec *thread_rec_new(void)
 {
-	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
-	/* mmap, not malloc: the copy may come from inside malloc.  Pages are
-	 * only touched as records fill them. */
-	struct thread_rec *t = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (t == MAP_FAILED)
+	struct thread_rec *t = slot_new();
+	if (!t)
 		return NULL;
-	/* A page fault every 512 records was most of the recording's cost
-	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
-	 * 2 MiB: a thread that copies a few times must not hold a huge page. */
-	if (len > HUGE_FROM)
-		madvise((char *)t + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
+	t->rec = t->slot;
+	t->room = trace_cap < SLOT_RECS ? trace_cap : SLOT_RECS;
 	t->first_ns = now_ns();
 	t->every = 1;
 	t->tid = syscall(SYS_gettid);
@@ -184,6 +250,29 @@ static struct thread_rec *thread_rec_new(void)
 					    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		;
 	return t;
+}
+
+/* Past the slot, the thread's own mapping of trace_cap records; without one,
+ * the slot is its cap. */
+static void thread_rec_grow(struct thread_rec *t)
+{
+	size_t len = trace_cap * sizeof(uint64_t);
+	uint64_t *r = map_anon(len);
+	if (!r) {
+		t->grow_failed = 1;
+		return;
+	}
+	/* A page fault every 512 records was most of the recording's cost
+	 * (docs/trace.md); huge pages take one per 256K.  Not for the first
+	 * 2 MiB: a thread that copies a few thousand times must not hold a
+	 * huge page.  The advice splits the mapping in two VMAs: a thread
+	 * past its slot takes two of vm.max_map_count, where one within its
+	 * slot shares a 4 MiB arena's one with about 1,900 others. */
+	if (len > HUGE_FROM)
+		madvise((char *)r + HUGE_FROM, len - HUGE_FROM, MADV_HUGEPAGE);
+	inner_memcpy(r, t->rec, t->n * sizeof(uint64_t));
+	t->rec = r;
+	t->room = trace_cap;
 }
 
 /* Past the cap, every other record goes and the stride doubles: what is held
@@ -200,14 +289,22 @@ static void record(const void *dst, const void *src, size_t n)
 {
 	struct thread_rec *t = mine;
 	if (!t) {
-		t = mine = thread_rec_new();
-		if (!t)
+		if (!no_room)
+			t = mine = thread_rec_new();
+		if (!t) {
+			if (!no_room)
+				__atomic_fetch_add(&lost_threads, 1, __ATOMIC_RELAXED);
+			no_room = 1;
+			__atomic_fetch_add(&lost_calls, 1, __ATOMIC_RELAXED);
 			return;
+		}
 	}
 	uint64_t call = t->calls++;
 	if (call & (t->every - 1))
 		return;
-	if (t->n == trace_cap)
+	if (t->n == t->room && t->room < trace_cap && !t->grow_failed)
+		thread_rec_grow(t);
+	if (t->n == t->room)
 		thread_rec_halve(t);
 	if (call & (t->every - 1))
 		return;
@@ -232,9 +329,29 @@ static inline void maybe_record(const void *dst, const void *src, size_t n)
 
 /*=====   Writing the records at exit   =====*/
 
+/* Appends s at d[at], returns the new end; d is sized by the caller. */
+static size_t str_at(char *d, size_t at, const char *s)
+{
+	while (*s)
+		d[at++] = *s++;
+	d[at] = 0;
+	return at;
+}
+
+static size_t u64_at(char *d, size_t at, uint64_t v)
+{
+	char tmp[24];
+	int i = sizeof tmp - 1;
+	tmp[i] = 0;
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	return str_at(d, at, tmp + i);
+}
+
 struct out {
 	int fd;
-	int failed;
+	int err;               /* errno of the first failure, or 0 */
 	size_t len;
 	char buf[1 << 16];
 };
@@ -242,12 +359,14 @@ struct out {
 static void out_flush(struct out *o)
 {
 	size_t off = 0;
-	while (off < o->len && !o->failed) {
+	while (off < o->len && !o->err) {
 		ssize_t w = write(o->fd, o->buf + off, o->len - off);
-		if (w <= 0)
-			o->failed = 1;
-		else
+		if (w > 0)
 			off += (size_t)w;
+		else if (w == 0)
+			o->err = EIO;
+		else if (errno != EINTR)
+			o->err = errno;
 	}
 	o->len = 0;
 }
@@ -264,97 +383,180 @@ static void out_str(struct out *o, const char *s)
 static void out_u64(struct out *o, uint64_t v)
 {
 	char tmp[24];
-	int i = sizeof tmp - 1;
-	tmp[i] = 0;
-	do
-		tmp[--i] = (char)('0' + v % 10);
-	while (v /= 10);
-	out_str(o, tmp + i);
+	u64_at(tmp, 0, v);
+	out_str(o, tmp);
+}
+
+/* One line, one write(2): the program's own stderr may be a pipe that other
+ * processes of the trace write to. */
+static void report_failure(const char *path, int err)
+{
+	static char msg[sizeof trace_prefix + 256];
+	const char *e = strerror(err);
+	size_t at = str_at(msg, 0, "ucopy trace: cannot write ");
+	at = str_at(msg, at, path);
+	at = str_at(msg, at, ": ");
+	for (; *e && at < sizeof msg - 2; e++)
+		msg[at++] = *e;
+	msg[at++] = '\n';
+	while (write(2, msg, at) < 0 && errno == EINTR)
+		;
+}
+
+/* PREFIX.<pid>.seq, or PREFIX.<pid>.<k>.seq (k = 1, 2, ...) when that is
+ * taken: pids repeat (every PID namespace has its pid 1, and long traces
+ * wrap), and a later process must not overwrite an earlier one's records.
+ * The file is written as its final name + ".tmp" and renamed when
+ * complete, so that a merge never reads half of one.  A name is ours once
+ * its .tmp is created with O_EXCL and the final name is not there: no
+ * other process can then make the final name, which takes holding the
+ * .tmp.  Returns the .tmp's descriptor, or -1 with errno. */
+#define MAX_SUFFIX 100000
+static int claim_file(char *final, char *tmp)
+{
+	for (unsigned k = 0; k < MAX_SUFFIX; k++) {
+		size_t at = str_at(final, 0, trace_prefix);
+		at = str_at(final, at, ".");
+		at = u64_at(final, at, (uint64_t)getpid());
+		if (k) {
+			at = str_at(final, at, ".");
+			at = u64_at(final, at, k);
+		}
+		at = str_at(final, at, ".seq");
+		str_at(tmp, str_at(tmp, 0, final), ".tmp");
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+		if (fd < 0)
+			continue;
+		if (access(final, F_OK) != 0)
+			return fd;
+		close(fd);
+		unlink(tmp);
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 /* The process's own sequence file: thread indices in order of first copy
  * in this process, and for each thread one "# thread" line that
- * `ucopy trace` reads to merge processes (docs/trace.md). */
+ * `ucopy trace` reads to merge processes (docs/trace.md).  A file that
+ * could not be written whole is removed, and stderr says so. */
 static void trace_write(void)
 {
 	static struct out o;
+	static char final[sizeof trace_prefix + 64], tmp[sizeof final + 8];
 	struct out *op = &o;
-	char path[sizeof trace_prefix + 32];
-	size_t i = 0;
-	for (; trace_prefix[i]; i++)
-		path[i] = trace_prefix[i];
-	/* ".<pid>.seq", formatted by the writer itself into its empty buffer */
 	o.len = 0;
-	o.failed = 0;
-	out_str(op, ".");
-	out_u64(op, (uint64_t)getpid());
-	out_str(op, ".seq");
-	for (size_t j = 0; j < o.len; j++)
-		path[i + j] = o.buf[j];
-	path[i + o.len] = 0;
-	o.len = 0;
-	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (o.fd < 0)
+	o.err = 0;
+	o.fd = claim_file(final, tmp);
+	if (o.fd < 0) {
+		report_failure(final, errno);
 		return;
+	}
 	unsigned n = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
 	out_str(op, "# ucopy sequence 1\n# process ");
 	out_u64(op, (uint64_t)getpid());
 	out_str(op, ", recorded by libucopy-preload.so\n");
+	/* The list is in reverse order of arrival, not of idx (threads race to
+	 * push): an index built in one pass, not a walk of the list per idx,
+	 * which took 6.8 s at 5,000 threads and 436 s at 20,000.  Threads
+	 * that arrived after n was read are left out. */
+	size_t ilen = ((size_t)n * sizeof(struct thread_rec *) + 4095) & ~(size_t)4095;
+	struct thread_rec **by_idx = n ? map_anon(ilen) : NULL;
+	if (n && !by_idx)
+		o.err = errno;
+	for (struct thread_rec *t = __atomic_load_n(&threads, __ATOMIC_ACQUIRE); t; t = t->next)
+		if (t->idx < n)
+			by_idx[t->idx] = t;
 	unsigned written = 0;
-	for (unsigned k = 0; k < n; k++)
-		for (struct thread_rec *t = threads; t; t = t->next) {
-			if (t->idx != k || !(t->out_n = t->n))
-				continue;
-			t->out_idx = written++;
+	for (unsigned k = 0; k < n && by_idx; k++) {
+		struct thread_rec *t = by_idx[k];
+		if (!t || !(t->out_n = t->n))
+			continue;
+		t->out_idx = written++;
+		out_str(op, "# thread ");
+		out_u64(op, t->out_idx);
+		out_str(op, " pid ");
+		out_u64(op, (uint64_t)getpid());
+		out_str(op, " tid ");
+		out_u64(op, (uint64_t)t->tid);
+		out_str(op, " first_ns ");
+		out_u64(op, t->first_ns);
+		out_str(op, " calls ");
+		out_u64(op, t->calls);
+		out_str(op, " every ");
+		out_u64(op, t->every);
+		out_str(op, "\n");
+		if (t->grow_failed) {
 			out_str(op, "# thread ");
 			out_u64(op, t->out_idx);
-			out_str(op, " pid ");
-			out_u64(op, (uint64_t)getpid());
-			out_str(op, " tid ");
-			out_u64(op, (uint64_t)t->tid);
-			out_str(op, " first_ns ");
-			out_u64(op, t->first_ns);
-			out_str(op, " calls ");
-			out_u64(op, t->calls);
-			out_str(op, " every ");
-			out_u64(op, t->every);
+			out_str(op, ": no memory for more than its first ");
+			out_u64(op, t->room);
+			out_str(op, " records: sampled within them\n");
+		}
+	}
+	uint64_t lost = __atomic_load_n(&lost_calls, __ATOMIC_RELAXED);
+	if (lost) {
+		out_str(op, "# lost: ");
+		out_u64(op, lost);
+		out_str(op, " calls of ");
+		unsigned lt = __atomic_load_n(&lost_threads, __ATOMIC_RELAXED);
+		out_u64(op, lt);
+		out_str(op, lt == 1 ? " thread that found no memory for its records\n"
+			: " threads that found no memory for their records\n");
+	}
+	for (unsigned k = 0; k < n && by_idx && !o.err; k++) {
+		struct thread_rec *t = by_idx[k];
+		if (!t)
+			continue;
+		for (uint64_t r = 0; r < t->out_n; r++) {
+			uint64_t v = t->rec[r];
+			out_u64(op, t->out_idx);
+			out_str(op, " ");
+			out_u64(op, v >> 24);
+			out_str(op, " ");
+			out_u64(op, v >> 18 & 63);
+			out_str(op, " ");
+			out_u64(op, v >> 12 & 63);
+			out_str(op, " ");
+			out_u64(op, v & 4095);
 			out_str(op, "\n");
 		}
-	for (unsigned k = 0; k < n; k++)
-		for (struct thread_rec *t = threads; t; t = t->next) {
-			if (t->idx != k)
-				continue;
-			uint64_t held = t->out_n;
-			for (uint64_t r = 0; r < held; r++) {
-				uint64_t v = t->rec[r];
-				out_u64(op, t->out_idx);
-				out_str(op, " ");
-				out_u64(op, v >> 24);
-				out_str(op, " ");
-				out_u64(op, v >> 18 & 63);
-				out_str(op, " ");
-				out_u64(op, v >> 12 & 63);
-				out_str(op, " ");
-				out_u64(op, v & 4095);
-				out_str(op, "\n");
-			}
-		}
+	}
+	if (by_idx)
+		munmap(by_idx, ilen);
 	out_flush(op);
-	close(o.fd);
+	/* close's error is the write's on NFS; its EINTR leaves the
+	 * descriptor closed on Linux, so it is not retried. */
+	if (close(o.fd) != 0 && !o.err && errno != EINTR)
+		o.err = errno;
+	if (!o.err && rename(tmp, final) != 0)
+		o.err = errno;
+	if (o.err) {
+		unlink(tmp);
+		report_failure(final, o.err);
+	}
 }
 
 /* A forked child starts with no records: the parent's are the parent's to
  * write.  Only the forking thread lives on in the child. */
 static void trace_after_fork(void)
 {
-	size_t len = sizeof(struct thread_rec) + trace_cap * sizeof(uint64_t);
-	for (struct thread_rec *t = threads, *next; t; t = next) {
-		next = t->next;
-		munmap(t, len);
+	for (struct thread_rec *t = threads; t; t = t->next)
+		if (t->rec != t->slot)
+			munmap(t->rec, trace_cap * sizeof(uint64_t));
+	for (struct arena *a = arena_cur, *next; a; a = next) {
+		next = a->next;
+		munmap(a, ARENA_BYTES);
 	}
+	arena_cur = NULL;
 	threads = NULL;
 	nthreads = 0;
 	mine = NULL;
+	no_room = 0;
+	lost_calls = 0;
+	lost_threads = 0;
 }
 
 /*=====   Setup   =====*/
@@ -455,9 +657,8 @@ static __attribute__((noinline)) void *traced_memcpy(void *dst, const void *src,
 		return inner_memcpy(dst, src, n);
 	depth++;
 	maybe_record(dst, src, n);
-	void *r = ucopy_memcpy(dst, src, n);
 	depth--;
-	return r;
+	return ucopy_memcpy(dst, src, n);
 }
 
 static __attribute__((noinline)) void *traced_memmove(void *dst, const void *src, size_t n)
@@ -466,9 +667,8 @@ static __attribute__((noinline)) void *traced_memmove(void *dst, const void *src
 		return inner_memmove(dst, src, n);
 	depth++;
 	maybe_record(dst, src, n);
-	void *r = ucopy_memmove(dst, src, n);
 	depth--;
-	return r;
+	return ucopy_memmove(dst, src, n);
 }
 
 EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
