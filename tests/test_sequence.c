@@ -194,6 +194,7 @@ static void test_threads(void)
 		"# ucopy sequence 1\n"
 		"# thread 3 pid 10 tid 11 first_ns 500 calls 4 every 2\n"
 		"# thread 7 pid 12 tid 13 first_ns 100 calls 1 every 1\n"
+		"# lost: 5 calls of 2 threads that found no memory for their records\n"
 		"3 100000000 0 0 0\n"
 		"3 8 1 9 8\n"
 		"0 1 0 1 1\n";
@@ -206,13 +207,15 @@ static void test_threads(void)
 	      "parse: %s", err);
 	CHECK(s.nthreads == 2 && s.thread[0].index == 3 && s.thread[0].n == 2 &&
 	      s.thread[1].index == 0 && s.thread[1].n == 1, "threads in file order");
+	CHECK(s.lost_calls == 5 && s.lost_threads == 2, "the '# lost' line: %llu, %llu",
+	      (unsigned long long)s.lost_calls, (unsigned long long)s.lost_threads);
 	CHECK(s.thread[0].call[0].size == 100000000 && s.thread[0].call[1].distance == 8 &&
 	      s.thread[0].call[1].dst_align == 9, "calls");
 	CHECK(s.thread[0].has_meta && s.thread[0].pid == 10 && s.thread[0].every == 2 &&
 	      !s.thread[1].has_meta, "the '# thread' line of a thread with calls, not of one without");
 	seq_free(&s);
 	CHECK(seq_parse("t.seq", text, sizeof text - 1, SEQ_REPLAY_LIMITS, &s, err, sizeof err) < 0 &&
-	      !strcmp(err, "t.seq:4: size '100000000' is out of range (expected 0..67108864)"),
+	      !strcmp(err, "t.seq:5: size '100000000' is out of range (expected 0..67108864)"),
 	      "a replay's cap: %s", err);
 	static const char empty[] = "# ucopy sequence 1\n# thread 0 pid 1 tid 1 first_ns 0 calls 0 every 1\n";
 	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, part, &s, err, sizeof err) == 0 &&
@@ -221,7 +224,7 @@ static void test_threads(void)
 	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, any, &s, err, sizeof err) < 0 &&
 	      strstr(err, "e.seq:2: no calls"), "and refused elsewhere: %s", err);
 	CHECK(seq_parse("t.seq", text, sizeof text - 1, two, &s, err, sizeof err) < 0 &&
-	      !strcmp(err, "t.seq:6: more than 2 calls (expected at most that many: a longer "
+	      !strcmp(err, "t.seq:7: more than 2 calls (expected at most that many: a longer "
 		      "trace is to be sampled)"), "a call limit: %s", err);
 	check_group("sequence: per thread, as trace reads it");
 }

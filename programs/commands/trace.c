@@ -203,7 +203,7 @@ static void ordinal(uint64_t k, char *buf, size_t len)
 }
 
 static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
-		     size_t nproc, const char *cap)
+		     size_t nproc, const char *cap, uint64_t lost_calls, uint64_t lost_threads)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -227,6 +227,10 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 	fprintf(f, "\n# %zu process%s, %zu thread%s, %llu calls, %llu recorded\n", nproc,
 		nproc == 1 ? "" : "es", nt, nt == 1 ? "" : "s", (unsigned long long)calls,
 		(unsigned long long)recorded);
+	if (lost_calls)
+		fprintf(f, "# lost: %llu calls of %llu thread%s that found no memory for %s records\n",
+			(unsigned long long)lost_calls, (unsigned long long)lost_threads,
+			lost_threads == 1 ? "" : "s", lost_threads == 1 ? "its" : "their");
 	for (size_t i = 0; i < nt; i++) {
 		const struct seq_thread *th = t[i].th;
 		if (th->every > 1) {
@@ -401,6 +405,7 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 	struct seq_file *files = NULL;
 	size_t nfiles = 0, nt = 0;
 	int rc = EXIT_OK, keep = 0;   /* keep: a record unread, or nothing written */
+	uint64_t lost_calls = 0, lost_threads = 0;
 	struct dirent *e;
 	char path[8192], err[1024];
 	while ((e = readdir(d))) {
@@ -434,8 +439,14 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 		files = nf;
 		files[nfiles++] = s;
 		nt += s.nthreads;
+		lost_calls += s.lost_calls;
+		lost_threads += s.lost_threads;
 	}
 	closedir(d);
+	if (lost_calls)
+		fprintf(stderr, "ucopy trace: %llu calls of %llu thread%s not recorded: no memory "
+			"for their records\n", (unsigned long long)lost_calls,
+			(unsigned long long)lost_threads, lost_threads == 1 ? "" : "s");
 	struct tref *t = calloc(nt ? nt : 1, sizeof *t);
 	uint64_t total = 0, before;
 	size_t k = 0;
@@ -474,7 +485,7 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 		snprintf(seq, sizeof seq, "%s.seq", out);
 		snprintf(csv, sizeof csv, "%s.csv", out);
 		snprintf(llvm, sizeof llvm, "%s.llvm.csv", out);
-		if (write_seq(seq, t, nt, argv, nfiles, cap) < 0) {
+		if (write_seq(seq, t, nt, argv, nfiles, cap, lost_calls, lost_threads) < 0) {
 			cli_error("cannot write '%s': %s", seq, strerror(errno));
 			rc = EXIT_FAIL;
 			keep = 1;

@@ -133,6 +133,23 @@ static int parse_meta(const char *line, size_t l, struct meta *m)
 	return 1;
 }
 
+/* "# lost: N calls of M thread(s) ...": what the interposer could not
+ * record for want of memory. */
+static int parse_lost(const char *line, size_t l, uint64_t *calls, uint64_t *threads)
+{
+	char buf[256];
+	unsigned long long c, t;
+	if (l >= sizeof buf || l < 8 || memcmp(line, "# lost: ", 8))
+		return 0;
+	memcpy(buf, line, l);
+	buf[l] = 0;
+	if (sscanf(buf, "# lost: %llu calls of %llu thread", &c, &t) != 2)
+		return 0;
+	*calls = c;
+	*threads = t;
+	return 1;
+}
+
 /* Room in the array *p (*cap elements of `size`) for element n: doubles it
  * when full, starting at `first`. */
 static int room(void **p, size_t *cap, size_t n, size_t size, size_t first)
@@ -195,6 +212,12 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 		}
 		if (l && line[0] == '#') {
 			struct meta m;
+			uint64_t lc, lt;
+			if (parse_lost(line, l, &lc, &lt)) {
+				s->lost_calls += lc;
+				s->lost_threads += lt;
+				continue;
+			}
 			if (!parse_meta(line, l, &m))
 				continue;
 			if (room((void **)&meta, &capmeta, nmeta, sizeof *meta, 16) < 0)

@@ -67,10 +67,13 @@ struct seq_thread {
 	uint64_t pid, tid, first_ns, calls, every;
 };
 
-/* A sequence file as written: its threads in file order. */
+/* A sequence file as written: its threads in file order, and what its
+ * "# lost: N calls of M threads ..." lines count (calls the interposer
+ * could not record: no memory for them). */
 struct seq_file {
 	struct seq_thread *thread;
 	size_t nthreads;
+	uint64_t lost_calls, lost_threads;
 };
 
 /* What a reader accepts beyond the format: sizes up to max_size, at most
