@@ -39,18 +39,41 @@ const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k
 /* The text of named policy `name` for a CPU with `features`, or NULL when
  * it is not one of this port's (the generic list, policy.c, has them all). */
 const char *ucopy_arch_named(const char *name, uint64_t features) HIDDEN;
-/* auto's text for a CPU with `features` (writes at most len bytes), and
- * which of the port's rows chose it and why (as snprintf returns). */
+/* auto's text for a CPU with `features` (writes at most len bytes). */
 void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
-size_t ucopy_arch_auto_explain(uint64_t features, char *buf, size_t len) HIDDEN;
-/* The kernels to try, nearest first, when a CPU cannot run `kernel`
- * (NULL-terminated), or NULL; then ucopy_arch_last_resort[] in order. */
-const char *const *ucopy_arch_fallback(const char *kernel) HIDDEN;
+/* The row of the port's auto table that chose it, for
+ * ucopy_auto_explain(); never NULL. */
+const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t features) HIDDEN;
+/* Per kernel, the kernels to try, nearest first, when a CPU cannot run it:
+ * { kernel, nearest, ..., NULL }, the table ended by a row { NULL }.  Then
+ * ucopy_arch_last_resort[] in order. */
+#define UCOPY_FALLBACK_LEN 5
+extern const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] HIDDEN;
 extern const char *const ucopy_arch_last_resort[] HIDDEN;
 /* Features that only make a kernel fast: a kernel that requires only
  * these still runs without them (a string instruction every CPU of the
  * architecture has, only slower). */
 extern const uint64_t ucopy_arch_speed_bits HIDDEN;
+
+/*=====   What the generic library offers ports (policy.c)   =====*/
+
+/* One row of a port's auto table: a microarchitecture measured, or the
+ * default for every other CPU, which comes last.  A port that keeps more
+ * per row (thresholds) makes this the first member of its own row type. */
+struct ucopy_auto_row {
+	const char *vendor;   /* ucopy_cpu()->vendor; NULL in the default */
+	unsigned id;          /* the number the port's rows are keyed by */
+	const char *name;
+	const char *why;
+};
+
+/* The row of `rows` (n of them, `size` bytes apart) whose vendor and id are
+ * the running CPU's, with `id` the port's key for that CPU (x86-64's family,
+ * aarch64's MIDR part); else the last, the default, which is also the row
+ * of every feature set that is not the running CPU's (--assume-features),
+ * about which the vendor and id say nothing. */
+const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
+				uint64_t features, unsigned id) HIDDEN;
 
 /*=====   Entries and faults (<port>/entry.c, lib/kernels/<port>/)   =====*/
 

@@ -95,10 +95,18 @@ static int runnable(const struct ucopy_kernel *k, uint64_t f)
 	       (k->requires & ~ucopy_arch_speed_bits & ~f) == 0;
 }
 
+static const char *const *nearest(const char *kernel)
+{
+	for (size_t i = 0; ucopy_arch_fallback[i][0]; i++)
+		if (!strcmp(ucopy_arch_fallback[i][0], kernel))
+			return ucopy_arch_fallback[i] + 1;
+	return NULL;
+}
+
 static const struct ucopy_kernel *replacement(const struct ucopy_kernel *k,
 					      uint64_t f)
 {
-	const char *const *near = ucopy_arch_fallback(k->name);
+	const char *const *near = nearest(k->name);
 	for (size_t j = 0; near && near[j]; j++) {
 		const struct ucopy_kernel *r = ucopy_kernel_find(near[j]);
 		if (r && runnable(r, f))
@@ -155,7 +163,28 @@ int ucopy_policy_fit(struct ucopy_policy *p, uint64_t features, char *note,
 	return changed;
 }
 
+/*=====   auto's rows   =====*/
+
+const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
+				uint64_t features, unsigned id)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	const char *p = rows;
+	if (c->features == features)
+		for (size_t i = 0; i + 1 < n; i++) {
+			const struct ucopy_auto_row *r = (const void *)(p + i * size);
+			if (!strcmp(c->vendor, r->vendor) && id == r->id)
+				return r;
+		}
+	return p + (n - 1) * size;
+}
+
 size_t ucopy_auto_explain(char *buf, size_t len)
 {
-	return ucopy_arch_auto_explain(ucopy_cpu()->features, buf, len);
+	const struct ucopy_auto_row *row = ucopy_arch_auto_row(ucopy_cpu()->features);
+	size_t pos = 0;
+	if (buf && len)
+		buf[0] = 0;
+	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
+	return pos;
 }

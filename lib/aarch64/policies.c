@@ -54,36 +54,23 @@ const char *ucopy_arch_named(const char *name, uint64_t features)
 
 /*=====   auto   =====
  * One row per microarchitecture measured, chosen by the MIDR implementer
- * and part (vendor and model in ucopy_cpu()), as x86-64's rows are by
- * vendor and family.  No aarch64 machine has been measured yet: there is
+ * and part (vendor, as "0x41", and model in ucopy_cpu()), as x86-64's rows
+ * are by vendor and family.  No aarch64 machine has been measured yet: there is
  * only the default row, which follows glibc's aarch64 memcpy (q-register
  * pairs for every size) rather than any measurement of ucopy's own.  mops
  * is not chosen until a MOPS CPU has been measured and its fault contract
  * tested (qemu 7.2 has no MOPS).  Whoever measures a machine adds its row
  * with the numbers, in docs/performance-<cpu>.md. */
-struct auto_row {
-	const char *vendor;   /* MIDR implementer as "0x41"; NULL: any */
-	unsigned part;        /* MIDR part number; 0: any */
-	const char *name;
-	const char *why;
-};
-
-static const struct auto_row rows[] = {
+static const struct ucopy_auto_row rows[] = {
 	{ NULL, 0, "default",
 	  "neon (q-register pairs) for every size, as glibc's aarch64 memcpy; ldp without "
 	  "ASIMD. Not measured on real hardware: no aarch64 row has been measured yet" },
 };
 
-static const struct auto_row *auto_row(uint64_t f)
+const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t f)
 {
-	const struct ucopy_cpu *c = ucopy_cpu();
-	size_t n = sizeof rows / sizeof rows[0];
-	if (c->features != f)
-		return &rows[n - 1];
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!strcmp(c->vendor, rows[i].vendor) && c->model == rows[i].part)
-			return &rows[i];
-	return &rows[n - 1];
+	return ucopy_auto_row_find(rows, sizeof rows / sizeof rows[0], sizeof rows[0],
+				   f, ucopy_cpu()->model);
 }
 
 static int runs(const char *name, uint64_t f)
@@ -100,29 +87,12 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	ucopy_put(buf, len, &pos, "%s", runs("neon", f) ? "neon" : "ldp");
 }
 
-size_t ucopy_arch_auto_explain(uint64_t f, char *buf, size_t len)
-{
-	const struct auto_row *row = auto_row(f);
-	size_t pos = 0;
-	if (buf && len)
-		buf[0] = 0;
-	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
-	return pos;
-}
-
 /*=====   Fitting   =====*/
 
-static const char *const fallback[][4] = {
+const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] = {
 	{ "mops", "neon", "ldp", NULL },
 	{ "neon", "ldp", NULL },
+	{ NULL },
 };
-
-const char *const *ucopy_arch_fallback(const char *kernel)
-{
-	for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
-		if (!strcmp(fallback[i][0], kernel))
-			return fallback[i] + 1;
-	return NULL;
-}
 
 const char *const ucopy_arch_last_resort[] = { "ldp", "word", "byte", NULL };

@@ -23,15 +23,13 @@ void ucopy_arch_auto(uint64_t features, char *buf, size_t len)
 	snprintf(buf, len, "c");
 }
 
-const char *const *ucopy_arch_fallback(const char *kernel)
-{
-	(void)kernel;
-	return NULL;
-}
+const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] = { { NULL } };
 
-size_t ucopy_arch_auto_explain(uint64_t features, char *buf, size_t len)
+const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t features)
 {
+	static const struct ucopy_auto_row row = {
+		NULL, 0, "no port", "the C kernel for every size"
+	};
 	(void)features;
-	int n = snprintf(buf, len, "no port: the C kernel for every size");
-	return n > 0 ? (size_t)n : 0;
+	return &row;
 }

@@ -182,45 +182,45 @@ static int zmm_is_free(uint64_t f)
  * adds or refines its row; the rows of machines not at hand are kept as
  * they were measured, not re-guessed. */
 struct auto_row {
-	const char *vendor;     /* NULL: any */
-	unsigned family;        /* 0: any */
-	const char *name;
+	struct ucopy_auto_row row;  /* keyed by family */
 	size_t vec_limit;       /* the vector kernel below this; 0: the default's */
 	int stream;             /* streaming stores past the cache threshold */
 	size_t plain_from;      /* plain rep movsb from here: the guard against
 				   the aliasing cliff costs more than it saves;
 				   0: never */
-	const char *why;
 };
 
 static const struct auto_row rows[] = {
-	{ "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)", 16 * KIB, 0, 192 * KIB,
-	  "avx512 to 16 KiB (1.3-1.8x rep movsb's speed hot at 4-16 KiB, 2-7% slower cold); "
-	  "movsb_safe to 192 KiB, plain rep movsb beyond (the guard's loop took 1.2-1.3x its "
-	  "time at 256 KiB); no streaming stores (rep movsb 12-20% ahead of nt512 cold at "
-	  "16-256 MiB); docs/performance-zen5.md" },
-	{ "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)", 0, 1, 0,
-	  "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "
-	  "in 1..63 on Zen 3 (docs/performance-kernels.md)" },
-	{ "GenuineIntel", 6, "Intel family 6", 0, 1, 0,
-	  "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
-	  "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
-	  "(docs/performance.md, \"auto on x86-64\")" },
-	{ NULL, 0, "default", 0, 1, 0,
-	  "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
-	  "streaming stores from a quarter of the L3" },
+	{ { "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)",
+	    "avx512 to 16 KiB (1.3-1.8x rep movsb's speed hot at 4-16 KiB, 2-7% slower cold); "
+	    "movsb_safe to 192 KiB, plain rep movsb beyond (the guard's loop took 1.2-1.3x its "
+	    "time at 256 KiB); no streaming stores (rep movsb 12-20% ahead of nt512 cold at "
+	    "16-256 MiB); docs/performance-zen5.md" },
+	  16 * KIB, 0, 192 * KIB },
+	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
+	    "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "
+	    "in 1..63 on Zen 3 (docs/performance-kernels.md)" },
+	  0, 1, 0 },
+	{ { "GenuineIntel", 6, "Intel family 6",
+	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
+	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
+	    "(docs/performance.md, \"auto on x86-64\")" },
+	  0, 1, 0 },
+	{ { NULL, 0, "default",
+	    "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
+	    "streaming stores from a quarter of the L3" },
+	  0, 1, 0 },
 };
 
 static const struct auto_row *auto_row(uint64_t f)
 {
-	const struct ucopy_cpu *c = ucopy_cpu();
-	size_t n = sizeof rows / sizeof rows[0];
-	if (c->features != f)
-		return &rows[n - 1];
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!strcmp(c->vendor, rows[i].vendor) && c->family == rows[i].family)
-			return &rows[i];
-	return &rows[n - 1];
+	return ucopy_auto_row_find(rows, sizeof rows / sizeof rows[0], sizeof rows[0],
+				   f, ucopy_cpu()->family);
+}
+
+const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t f)
+{
+	return &auto_row(f)->row;
 }
 
 void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
@@ -258,35 +258,18 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	}
 }
 
-size_t ucopy_arch_auto_explain(uint64_t f, char *buf, size_t len)
-{
-	const struct auto_row *row = auto_row(f);
-	size_t pos = 0;
-	if (buf && len)
-		buf[0] = 0;
-	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
-	return pos;
-}
-
 /*=====   Fitting   =====*/
 
 /* Nearest kernels first.  movsb_safe without its vector guard is movsb: a CPU
  * without AVX2 predates the parts with the Zen 3 cliff. */
-static const char *const fallback[][5] = {
+const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] = {
 	{ "avx512", "avx2", "sse2", "unrolled", NULL },
 	{ "avx2", "sse2", "unrolled", NULL },
 	{ "sse2", "unrolled", NULL },
 	{ "movsb_safe", "movsb", NULL },
 	{ "nt512", "nt", "unrolled", NULL },
 	{ "nt", "unrolled", NULL },
+	{ NULL },
 };
-
-const char *const *ucopy_arch_fallback(const char *kernel)
-{
-	for (size_t i = 0; i < sizeof fallback / sizeof fallback[0]; i++)
-		if (!strcmp(fallback[i][0], kernel))
-			return fallback[i] + 1;
-	return NULL;
-}
 
 const char *const ucopy_arch_last_resort[] = { "unrolled", "word", "byte", NULL };
