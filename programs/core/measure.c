@@ -589,6 +589,16 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
 #define MAX_BATCH_NS 1000000.0
 /* A warm-up batch grows fourfold until it lasts this long. */
 #define WARM_BATCH_NS 5000.0
+/* ...and then, for a sequence of sizes, to one whole pass of it where a
+ * pass takes at most this long.  A 5 us batch of a --dist sequence is its
+ * first ~1000 copies, met for the first time: the branch predictor has not
+ * learned them and they need not be the distribution's mix.  Planned on that,
+ * a repeated-regime batch came out 9-16 thousand copies (one or two passes of
+ * 8192, mostly spent relearning after the other variant's batch) where the
+ * same cell after an unlearnable one got 230-250 thousand, and ucopy_memcpy
+ * over glibc on Memcpy_7 read 1.05 against 1.17 (Zen 5 guest, family 26 model
+ * 2; docs/bench.md, "Regimes"). */
+#define WARM_PASS_NS 2000000.0
 /* The budget is planned for this many rounds when the batch limits allow:
  * enough for an interval (at 64 rounds the 95% one spans the 24th to the
  * 41st ratio), with batches as long as the budget allows. */
@@ -660,6 +670,18 @@ double measure_size_floor_seconds(size_t n, size_t nv)
 double measure_map_floor_seconds(size_t bytes)
 {
 	return move_floor_ns((double)bytes, bytes) * 1e-9;
+}
+
+/* The copies in the warm-up's last batch for a sequence whose first k took
+ * ns: all of it (capped at 2^20) where that fits in WARM_PASS_NS, else as
+ * many as do; k for a single copy repeated. */
+static size_t warm_pass(const struct copy_seq *seq, size_t k, double ns)
+{
+	size_t len = seq->len < ((size_t)1 << 20) ? seq->len : (size_t)1 << 20;
+	if (len <= k || !(ns > 0))
+		return k;
+	double fit = (double)k * WARM_PASS_NS / ns;
+	return fit < (double)len ? (size_t)fit : len;
 }
 
 /* One warm-up batch of k copies from the sequence's start: the copies' time
@@ -788,6 +810,12 @@ static void cell_warm_up(struct cell_run *run)
 			double all, ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush, k,
 						    &all);
 			if (ns >= WARM_BATCH_NS || k >= ((size_t)1 << 20)) {
+				size_t pass = warm_pass(c->seq, k, ns);
+				if (pass > k) {
+					k = pass;
+					ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush,
+							k, &all);
+				}
 				/* The batch that ends the warm-up is timed twice
 				 * and the faster kept: one interrupt or first touch
 				 * in it would otherwise make a fast variant look
