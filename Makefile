@@ -63,7 +63,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
-.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench fuzz report install uninstall clean help
+.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -76,6 +76,7 @@ help:
 	@echo "make check-emulated the library's tests under qemu-x86_64 -cpu Nehalem, Haswell, max"
 	@echo "make check-aarch64  cross-build for aarch64 (in $(B)-aarch64), every test under qemu-aarch64"
 	@echo "make bench      the speed comparisons, side by side"
+	@echo "make bench-layouts  ucopy_memcpy against glibc on the distributions, once per code layout (median over layouts)"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
 	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command and the distributions"
@@ -244,6 +245,24 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 
 bench: all $(BENCH_BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# make bench-layouts: the command linked once per pad, with a pad of that many
+# bytes before libucopy.a, so that the library's code moves and nothing else
+# does; tests/bench_layouts.sh times the distributions in each and reports the
+# median over layouts (a repeated sequence's speed moves with code placement:
+# docs/performance.md, "Code placement").  Multiples of 64 keep every kernel's
+# lines as they are.
+LAYOUT_PADS ?= 64 1088 2240 3392
+$(B)/layouts/pad%.o:
+	@mkdir -p $(dir $@)
+	$(Q)printf '\t.text\n\t.p2align 6\n\t.skip %s, 0xcc\n\t.section .note.GNU-stack,"",@progbits\n' $* | \
+		$(CC) -c -x assembler - -o $@
+$(B)/layouts/ucopy-p%: $(PRG_OBJ) $(B)/layouts/pad%.o $(B)/libucopy.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $(PRG_OBJ) $(B)/layouts/pad$*.o $(B)/libucopy.a $(LDLIBS)
+bench-layouts: $(LAYOUT_PADS:%=$(B)/layouts/ucopy-p%)
+	$(Q)UCOPY_DATA_DIR="$${UCOPY_DATA_DIR:-$(CURDIR)/data/distributions}" \
+		tests/bench_layouts.sh $(B)/layouts $(LAYOUT_PADS)
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)-fuzz/%)
