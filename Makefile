@@ -232,7 +232,7 @@ check-aarch64:
 		{ echo "SKIP check-aarch64: needs $(AARCH64_CC) and $(firstword $(AARCH64_QEMU)) (Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user)"; exit 0; }; \
 	$(MAKE) --no-print-directory B=$(B)-aarch64 CC=$(AARCH64_CC) \
 		all $(TEST_BIN:$(B)/%=$(B)-aarch64/%) && \
-	printf '#!/bin/sh\nexec %s "$$(dirname "$$0")/ucopy" "$$@"\n' "$(AARCH64_QEMU)" >$(B)-aarch64/ucopy-qemu && \
+	printf '#!/bin/sh\nexec %s "$$(dirname "$$(readlink -f "$$0")")/ucopy" "$$@"\n' "$(AARCH64_QEMU)" >$(B)-aarch64/ucopy-qemu && \
 	chmod +x $(B)-aarch64/ucopy-qemu && \
 	UCOPY_TEST_WRAP="$(AARCH64_QEMU)" UCOPY_TEST_THREAD_ITERATIONS=20000 B=$(B)-aarch64 \
 		UCOPY=$(CURDIR)/$(B)-aarch64/ucopy-qemu sh tests/run.sh $(TEST_BIN:$(B)/%=$(B)-aarch64/%)

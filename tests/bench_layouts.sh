@@ -14,7 +14,33 @@
 #
 # Environment: LAYOUT_SECONDS (per file and layout, default 2), LAYOUT_SEED
 # (the sequences' seed, default 1: every layout times the same sequences).
-set -u
+set -u -o pipefail
+# summarize LAYOUTS < lines "FILE REGIME PAD RATIO": per file and regime each
+# layout's ratio, the median, least and most; per regime the geomean of the
+# medians and the worst median.
+summarize() {
+	sort -k2,2 -k1,1 -k3,3n | awk -v nl="$1" '
+	function flush(   i, j, t, med) {
+		if (n == 0) return
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+		med = n % 2 ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2
+		printf "%-13s %-11s %s  median %.3f  range %.3f-%.3f\n", key1, key2, row, med, v[1], v[n]
+		if (!(key2 in cnt)) order[++nr] = key2
+		geo[key2] += log(med); cnt[key2]++
+		if (med > worst[key2]) { worst[key2] = med; wname[key2] = key1 }
+		n = 0; row = ""
+	}
+	{ if ($1 != key1 || $2 != key2) { flush(); key1 = $1; key2 = $2 }
+	  v[++n] = $4; row = row sprintf(" %.3f", $4) }
+	END { flush()
+	      for (i = 1; i <= nr; i++) { r = order[i]
+		printf "%s: geomean of the medians %.3f, worst median %.3f (%s), over %d layouts\n", r, exp(geo[r] / cnt[r]), worst[r], wname[r], nl } }'
+}
+# tests/cli/bench_layouts.sh checks the summary on known ratios this way.
+if [ "${1:-}" = --summary ]; then
+	summarize "$2"
+	exit
+fi
 dir=$1; shift
 secs=${LAYOUT_SECONDS:-2}
 seed=${LAYOUT_SEED:-1}
@@ -32,22 +58,10 @@ for pad in "$@"; do
 	for d in $dists; do
 		"$dir/ucopy-p$pad" bench --entries memcpy,ucopy_memcpy --dist "$d" --regime both \
 			--seconds "$secs" --seed "$seed" --format csv -q |
-		awk -F, -v pad="$pad" -v d="$d" '$1 == "ucopy_memcpy" { print d, $23, pad, $12 }' >>"$out" ||
+		awk -F, -v pad="$pad" -v d="$d" '
+			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			$1 == "ucopy_memcpy" { print d, $col["regime"], pad, $col["ratio"] }' >>"$out" ||
 			exit 1
 	done
 done
-# Per file and regime: each layout's ratio, then the median, least and most.
-sort -k2,2 -k1,1 -k3,3n "$out" | awk -v nl="$#" '
-function flush(   i, j, t, med) {
-	if (n == 0) return
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
-	med = n % 2 ? v[(n+1)/2] : (v[n/2] + v[n/2+1]) / 2
-	printf "%-13s %-11s %s  median %.3f  range %.3f-%.3f\n", key1, key2, row, med, v[1], v[n]
-	geo[key2] += log(med); cnt[key2]++
-	if (med > worst[key2]) { worst[key2] = med; wname[key2] = key1 }
-	n = 0; row = ""
-}
-{ if ($1 != key1 || $2 != key2) { flush(); key1 = $1; key2 = $2 }
-  v[++n] = $4; row = row sprintf(" %.3f", $4) }
-END { flush()
-      for (r in geo) printf "%s: geomean of the medians %.3f, worst median %.3f (%s), over %d layouts\n", r, exp(geo[r] / cnt[r]), worst[r], wname[r], nl }'
+summarize "$#" <"$out"
