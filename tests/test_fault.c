@@ -368,8 +368,21 @@ static void test_wild_pointers(void)
 		      (unsigned long)wild[i]);
 		r = ucopy_try_sigsafe((void *)wild[i], buf, 48);
 		CHECK(r == 48, "ucopy_try_sigsafe to %#lx returned %zu", (unsigned long)wild[i], r);
+		/* Zero bytes touch nothing, whatever the pointers (memcpy(d,
+		 * NULL, 0) is common); tests/bench_zero.c times them. */
+		r = ucopy_try(buf, (const void *)wild[i], 0);
+		CHECK(r == 0, "ucopy_try of 0 bytes from %#lx returned %zu", (unsigned long)wild[i], r);
+		r = ucopy_try((void *)wild[i], buf, 0);
+		CHECK(r == 0, "ucopy_try of 0 bytes to %#lx returned %zu", (unsigned long)wild[i], r);
+		void *d = ucopy_memcpy(buf, (const void *)wild[i], 0);
+		CHECK(d == buf, "ucopy_memcpy of 0 bytes from %#lx returned %p", (unsigned long)wild[i], d);
+		d = ucopy_memcpy((void *)wild[i], buf, 0);
+		CHECK(d == (void *)wild[i], "ucopy_memcpy of 0 bytes to %#lx returned %p",
+		      (unsigned long)wild[i], d);
+		CHECK(buf[0] == GUARD, "a copy of 0 bytes from %#lx wrote the destination",
+		      (unsigned long)wild[i]);
 	}
-	check_group("fault wild pointers (NULL, non-canonical, unmapped; ucopy_try, ucopy_try_sigsafe)");
+	check_group("fault wild pointers (NULL, non-canonical, unmapped; ucopy_try, ucopy_try_sigsafe; 0 bytes)");
 }
 
 /* Many threads faulting at once: the flag and the handler are per thread. */

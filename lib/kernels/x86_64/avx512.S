@@ -8,15 +8,20 @@
  * the build machine runs.
  *
  * Size classes:
- *   0..63    one masked load and one masked store of n bytes (vmovdqu8 with
+ *   1..63    one masked load and one masked store of n bytes (vmovdqu8 with
  *            a bzhi mask): no branch on the size, so a mix of short sizes
  *            costs no mispredictions.  Masked-out bytes do not fault, but
  *            when they lie on an unmapped or read-only page the CPU takes a
  *            microcode assist (~120 ns per access on Xeon family 6 model
  *            207, KVM), so a 64-byte window that crosses a page at src or
  *            dst goes to the general-register and xmm/ymm classes instead
- *            (0..3, 4..7, 8..15, 16..31, 32..63 as head and tail accesses
+ *            (1..3, 4..7, 8..15, 16..31, 32..63 as head and tail accesses
  *            that overlap).
+ *   0        returns before any access, on the large sizes' branch (n - 1
+ *            wraps): an all-masked access takes the assist too, so
+ *            memcpy(d, NULL, 0), which C++'s empty ranges make common,
+ *            took 103-128 ns instead of 2 (Zen 5 guest, family 26 model 2;
+ *            docs/performance.md, "Zero bytes").
  *   64..128  two, 129..256 four, 257..512 eight zmm vectors: head and tail
  *            halves that overlap in the middle; the first vector and, above
  *            256, the last four are loaded before the size branch.  64
@@ -75,13 +80,17 @@
 
 .macro avx512_body try
 	mov	%rdi, %rax
-	cmp	$63, %rdx
-	ja	.Lgt63_\try
+	/* 1..63 here; 0 goes with the large sizes, as n - 1 wraps. */
+	lea	-1(%rdx), %rcx
+	cmp	$62, %rcx
+	ja	.Lgt63_or_0_\try
 	PAGE_END_TEST %esi, .Ledge_\try
 	PAGE_END_TEST %edi, .Ledge_\try
 	MASKED_MOVE \try
 
-.Lgt63_\try:
+.Lgt63_or_0_\try:
+	test	%rdx, %rdx
+	jz	.Ldone_\try
 	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
 	cmp	$128, %rdx
 	ja	.Lgt128_\try
@@ -175,7 +184,10 @@
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, -64(%rdi,%rdx))
 	RET
 
-	/* 0..63 bytes within 64 of the end of a page at src or dst */
+.Ldone_\try:
+	RET
+
+	/* 1..63 bytes within 64 of the end of a page at src or dst */
 .Ledge_\try:
 	cmp	$32, %edx
 	jae	.L32_63_\try
