@@ -36,9 +36,15 @@ const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k
 
 /*=====   Policies (<port>/policies.c)   =====*/
 
-/* The text of named policy `name` for a CPU with `features`, or NULL when
- * it is not one of this port's (the generic list, policy.c, has them all). */
-const char *ucopy_arch_named(const char *name, uint64_t features) HIDDEN;
+/* The port's named policies, each with the text it gives for a CPU with
+ * `features`, the table ended by a row { NULL }; policy.c looks them up
+ * (its own list has every port's names, to say which architecture a
+ * foreign one is for). */
+struct ucopy_named {
+	const char *name;
+	const char *(*text)(uint64_t features);
+};
+extern const struct ucopy_named ucopy_arch_named[] HIDDEN;
 /* auto's text for a CPU with `features` (writes at most len bytes). */
 void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
 /* The row of the port's auto table that chose it, for

@@ -29,6 +29,16 @@ static const struct {
 	{ "arm64-5.15", "aarch64" },
 };
 
+/* The port's text of named policy `name` for `features`, or NULL when the
+ * name is not one of the port's. */
+static const char *port_named(const char *name, uint64_t features)
+{
+	for (size_t i = 0; ucopy_arch_named[i].name; i++)
+		if (!strcmp(name, ucopy_arch_named[i].name))
+			return ucopy_arch_named[i].text(features);
+	return NULL;
+}
+
 static int from_text(struct ucopy_policy *p, const char *text,
 		     const char *name, char *err, size_t errlen)
 {
@@ -68,7 +78,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
 		if (strcmp(word, named[i].name))
 			continue;
-		const char *text = ucopy_arch_named(word, features);
+		const char *text = port_named(word, features);
 		if (!text)
 			return ucopy_fail(err, errlen, "policy '%s' is for %s; this library is built for %s",
 					  word, named[i].arch, ucopy_arch_name);
@@ -79,7 +89,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 	char list[256];
 	size_t pos = 0;
 	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-		if (ucopy_arch_named(named[i].name, features))
+		if (port_named(named[i].name, features))
 			ucopy_put(list, sizeof list, &pos, ", %s", named[i].name);
 	return ucopy_fail(err, errlen,
 			  "unknown policy or kernel '%s' (policies: auto, calibrated%s, "

@@ -112,6 +112,18 @@ static void expect_rejected(const char *buf, unsigned line, const char *what)
 	CHECK(strstr(why, what) != NULL, "reason '%s' does not say '%s'", why, what);
 }
 
+/* A good profile but for the line of `key`: that line alone is why it
+ * fails. */
+static void expect_line_rejected(const char *key, const char *line, unsigned lineno,
+				 const char *what)
+{
+	char buf[8192];
+
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, key, line);
+	expect_rejected(buf, lineno, what);
+}
+
 static void test_good(void)
 {
 	char buf[8192], why[512] = "x";
@@ -154,25 +166,18 @@ static void test_rejected(void)
 	const struct ucopy_cpu *c = ucopy_cpu();
 
 	/* Another CPU's identity, one field at a time. */
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
 	snprintf(line, sizeof line, "cpu.model %u", c->model + 1);
-	replace_line(buf, sizeof buf, "cpu.model", line);
-	expect_rejected(buf, 8, "measured on another CPU");
+	expect_line_rejected("cpu.model", line, 8, "measured on another CPU");
 	make_profile(buf, sizeof buf, "libc", NULL, NULL);
 	replace_line(buf, sizeof buf, "cpu.vendor", "cpu.vendor AuthenticAMD");
 	replace_line(buf, sizeof buf, "cpu.family", "cpu.family 25");
 	expect_rejected(buf, !strcmp(c->vendor, "AuthenticAMD") ? 7 : 6,
 			"measured on another CPU");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "cpu.brand", "cpu.brand AMD EPYC 7763 64-Core Processor");
-	expect_rejected(buf, 10, "measured on another CPU ('AMD EPYC 7763");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "cpu.arch", "cpu.arch riscv64");
-	expect_rejected(buf, 5, "measured on riscv64");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	expect_line_rejected("cpu.brand", "cpu.brand AMD EPYC 7763 64-Core Processor", 10,
+			     "measured on another CPU ('AMD EPYC 7763");
+	expect_line_rejected("cpu.arch", "cpu.arch riscv64", 5, "measured on riscv64");
 	snprintf(line, sizeof line, "cpu.features %s", other_features(c->features));
-	replace_line(buf, sizeof buf, "cpu.features", line);
-	expect_rejected(buf, 11, "measured with other CPU features");
+	expect_line_rejected("cpu.features", line, 11, "measured with other CPU features");
 
 	/* Truncated: cut at every length, none may load. */
 	make_profile(buf, sizeof buf, "64:libc,libc", NULL, NULL);
@@ -238,20 +243,12 @@ static void test_rejected(void)
 	}
 	make_profile(buf, sizeof buf, "libc", "end\nmeasure hot 8 libc=1\n", NULL);
 	expect_rejected(buf, 25, "text after the 'end' line");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "date", "date yesterday");
-	expect_rejected(buf, 4, "bad date 'yesterday'");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "version", "version 1.2");
-	expect_rejected(buf, 3, "bad version '1.2'");
+	expect_line_rejected("date", "date yesterday", 4, "bad date 'yesterday'");
+	expect_line_rejected("version", "version 1.2", 3, "bad version '1.2'");
 	make_profile(buf, sizeof buf, "64:libc,", NULL, NULL);
 	expect_rejected(buf, 12, "bad policy: trailing ','");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "cpu.family", "# no family");
-	expect_rejected(buf, 0, "no 'cpu.family' line");
-	make_profile(buf, sizeof buf, "libc", NULL, NULL);
-	replace_line(buf, sizeof buf, "ucopy-profile", "ucopy-profile 2");
-	expect_rejected(buf, 1, "unsupported profile format");
+	expect_line_rejected("cpu.family", "# no family", 0, "no 'cpu.family' line");
+	expect_line_rejected("ucopy-profile", "ucopy-profile 2", 1, "unsupported profile format");
 	expect_rejected("hello\n", 1, "not a ucopy profile");
 	static const char nul[] = "ucopy-profile 1\nnote \x01\x02 binary\0junk\n";
 	FILE *f = fopen(path, "w");
@@ -365,6 +362,18 @@ static void test_paths(void)
 
 /*=====   Writer and derivation (programs/core/calibration.c)   =====*/
 
+/* What calibrate would save, loaded back as the library loads a profile. */
+static void save_and_load(const struct calibration *cal, struct ucopy_policy *p)
+{
+	char why[512];
+	FILE *f = fopen(path, "w");
+
+	CHECK(f && calibration_write(cal, f) == 0, "write");
+	if (f)
+		fclose(f);
+	CHECK(ucopy_profile_load(path, p, why, sizeof why) == 0, "load: %s", why);
+}
+
 static void test_round_trip(void)
 {
 	struct calibration cal;
@@ -396,12 +405,8 @@ static void test_round_trip(void)
 	cal.gain[CAL_REF_AUTO][CAL_HOT] = 1.07;
 	cal.gain[CAL_REF_LIBC][CAL_COLD] = 0.99;
 
-	FILE *f = fopen(path, "w");
-	CHECK(f && calibration_write(&cal, f) == 0, "write");
-	if (f)
-		fclose(f);
 	struct ucopy_policy p;
-	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "load: %s", why);
+	save_and_load(&cal, &p);
 	char a[256], b[256];
 	ucopy_policy_format(&p, a, sizeof a);
 	ucopy_policy_format(&cal.policy, b, sizeof b);
@@ -668,7 +673,7 @@ static void test_judge(void)
 {
 	struct calibration cal;
 	struct ucopy_policy a;
-	char text[256], why[512];
+	char text[256];
 
 	/* 15% ahead at 2K, even elsewhere: kept. */
 	judged(&cal, &a, "4K:word," K_REP, 0.85, 1.0, 1.0);
@@ -708,12 +713,8 @@ static void test_judge(void)
 		CHECK(!strcmp(text, rejected[i].derived), "case %zu: derived '%s'", i, text);
 	}
 	/* What is saved then loads, and is auto's. */
-	FILE *f = fopen(path, "w");
-	CHECK(f && calibration_write(&cal, f) == 0, "write");
-	if (f)
-		fclose(f);
 	struct ucopy_policy p;
-	CHECK(ucopy_profile_load(path, &p, why, sizeof why) == 0, "load: %s", why);
+	save_and_load(&cal, &p);
 	ucopy_policy_format(&p, text, sizeof text);
 	CHECK(!strcmp(text, "1K:word," K_REP), "loaded '%s'", text);
 	calibration_free(&cal);

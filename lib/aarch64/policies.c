@@ -3,8 +3,6 @@
  * copies (the named policies), the library's own choice (auto), and the
  * nearest kernels when a CPU cannot run one.
  */
-#include <string.h>
-
 #include "arch.h"
 
 /* No aarch64 feature only makes a kernel fast: without MOPS cpyfp is
@@ -36,21 +34,11 @@ static const char *arm64_5_15(uint64_t f)
 	return "ldtr";
 }
 
-static const struct {
-	const char *name;
-	const char *(*text)(uint64_t);
-} named[] = {
+const struct ucopy_named ucopy_arch_named[] = {
 	{ "arm64-4.19", arm64_4_19 },
 	{ "arm64-5.15", arm64_5_15 },
+	{ NULL },
 };
-
-const char *ucopy_arch_named(const char *name, uint64_t features)
-{
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-		if (!strcmp(name, named[i].name))
-			return named[i].text(features);
-	return NULL;
-}
 
 /*=====   auto   =====
  * One row per microarchitecture measured, chosen by the MIDR implementer

@@ -10,12 +10,7 @@
 const uint64_t ucopy_arch_speed_bits = 0;
 const char *const ucopy_arch_last_resort[] = { "c", NULL };
 
-const char *ucopy_arch_named(const char *name, uint64_t features)
-{
-	(void)name;
-	(void)features;
-	return NULL;
-}
+const struct ucopy_named ucopy_arch_named[] = { { NULL } };
 
 void ucopy_arch_auto(uint64_t features, char *buf, size_t len)
 {

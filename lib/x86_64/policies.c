@@ -95,25 +95,15 @@ static const char *linux_6_6(uint64_t f)
 	return "8:byte,64:word,movsq";
 }
 
-static const struct {
-	const char *name;
-	const char *(*text)(uint64_t);
-} named[] = {
+const struct ucopy_named ucopy_arch_named[] = {
 	{ "linux-4.19", linux_4_19 },
 	{ "axboe-2018", axboe_2018 },
 	{ "linux-6.3", linux_6_3 },
 	{ "linux-6.4-rc1", linux_6_4_rc1 },
 	{ "linux-6.4", linux_6_4 },
 	{ "linux-6.6", linux_6_6 },
+	{ NULL },
 };
-
-const char *ucopy_arch_named(const char *name, uint64_t features)
-{
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-		if (!strcmp(name, named[i].name))
-			return named[i].text(features);
-	return NULL;
-}
 
 /*=====   auto   =====
  * The measurements behind each threshold are in docs/performance.md,
