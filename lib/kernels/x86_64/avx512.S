@@ -21,7 +21,11 @@
  *            wraps): an all-masked access takes the assist too, so
  *            memcpy(d, NULL, 0), which C++'s empty ranges make common,
  *            took 103-128 ns instead of 2 (Zen 5 guest, family 26 model 2;
- *            docs/performance.md, "Zero bytes").
+ *            docs/performance.md, "Zero bytes").  A branch, not cmovs to a
+ *            zero line: those cost the repeated regime 7-10% on Memcpy_3
+ *            and _7, the branch the unlearnable one where zeros are many
+ *            (Memcpy_7, 12%: 0.39 to 0.54 of glibc's time, within issue
+ *            15's 0.7).
  *   64..128  two, 129..256 four, 257..512 eight zmm vectors: head and tail
  *            halves that overlap in the middle; the first vector and, above
  *            256, the last four are loaded before the size branch.  64
