@@ -13,14 +13,12 @@
  * when it could not measure.
  */
 #define _GNU_SOURCE
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <ucopy.h>
 #include "machine.h"
+#include "measure.h"
+#include "stats.h"
 
 #define ROUNDS 31
 #define CALLS 100000
@@ -32,33 +30,20 @@ static const char *const names[NV] = {
 	"ucopy_try(buf, NULL, 0)",
 };
 
-static double now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* CALLS copies of variant v; the pointers go through volatile so that the
  * compiler cannot drop the calls. */
 static double time_variant(int v, unsigned char *buf, const unsigned char *none)
 {
 	void *volatile dst = v == TO_NUL ? NULL : buf;
 	const void *volatile src = v == NUL || v == TRY_NUL ? NULL : v == NONE_PAGE ? none : buf;
-	double t0 = now_ns();
+	double t0 = clock_seconds();
 	if (v == TRY_NUL)
 		for (int i = 0; i < CALLS; i++)
 			(void)ucopy_try(dst, src, 0);
 	else
 		for (int i = 0; i < CALLS; i++)
 			ucopy_memcpy(dst, src, 0);
-	return (now_ns() - t0) / CALLS;
+	return (clock_seconds() - t0) * 1e9 / CALLS;
 }
 
 int main(void)
@@ -82,10 +67,9 @@ int main(void)
 	double med[NV];
 	int bad = 0;
 	for (int v = 0; v < NV; v++) {
-		qsort(ns[v], ROUNDS, sizeof ns[v][0], cmp_double);
-		med[v] = ns[v][ROUNDS / 2];
+		med[v] = stats_median(ns[v], ROUNDS);
 		printf("  %-38s %8.2f ns  (p10 %.2f, p90 %.2f)\n", names[v], med[v],
-		       ns[v][ROUNDS / 10], ns[v][ROUNDS * 9 / 10]);
+		       stats_quantile(ns[v], ROUNDS, 0.1), stats_quantile(ns[v], ROUNDS, 0.9));
 	}
 	for (int v = NUL; v < NV; v++)
 		bad += med[v] > 2 * med[VALID] + 1.0;

@@ -599,6 +599,8 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
  * over glibc on Memcpy_7 read 1.05 against 1.17 (Zen 5 guest, family 26 model
  * 2; docs/bench.md, "Regimes"). */
 #define WARM_PASS_NS 2000000.0
+/* The most copies a warm-up batch grows to, either way. */
+#define WARM_MAX_COPIES ((size_t)1 << 20)
 /* The budget is planned for this many rounds when the batch limits allow:
  * enough for an interval (at 64 rounds the 95% one spans the 24th to the
  * 41st ratio), with batches as long as the budget allows. */
@@ -673,11 +675,11 @@ double measure_map_floor_seconds(size_t bytes)
 }
 
 /* The copies in the warm-up's last batch for a sequence whose first k took
- * ns: all of it (capped at 2^20) where that fits in WARM_PASS_NS, else as
+ * ns: all of it (up to WARM_MAX_COPIES) where that fits in WARM_PASS_NS, else as
  * many as do; k for a single copy repeated. */
 static size_t warm_pass(const struct copy_seq *seq, size_t k, double ns)
 {
-	size_t len = seq->len < ((size_t)1 << 20) ? seq->len : (size_t)1 << 20;
+	size_t len = seq->len < WARM_MAX_COPIES ? seq->len : WARM_MAX_COPIES;
 	if (len <= k || !(ns > 0))
 		return k;
 	double fit = (double)k * WARM_PASS_NS / ns;
@@ -809,7 +811,7 @@ static void cell_warm_up(struct cell_run *run)
 		for (;;) {
 			double all, ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush, k,
 						    &all);
-			if (ns >= WARM_BATCH_NS || k >= ((size_t)1 << 20)) {
+			if (ns >= WARM_BATCH_NS || k >= WARM_MAX_COPIES) {
 				size_t pass = warm_pass(c->seq, k, ns);
 				if (pass > k) {
 					k = pass;
