@@ -118,9 +118,11 @@ $(B)/libucopy.so: $(LIB_OBJ) lib/libucopy.map
 	$(Q)ln -sf libucopy.so.$(VERSION) $(B)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $@
 
+# The command's link; bench-layouts puts a pad object ($1) before the library.
+LINK_UCOPY = $(CC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $(PRG_OBJ) $(1) $(B)/libucopy.a $(LDLIBS)
 $(B)/ucopy: $(PRG_OBJ) $(B)/libucopy.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $(PRG_OBJ) $(B)/libucopy.a $(LDLIBS)
+	$(Q)$(call LINK_UCOPY,)
 
 # Tests link the static library (to reach hidden internals) and the
 # command's objects (to test its parsers and statistics).
@@ -151,29 +153,17 @@ $(PRELOAD): preload/preload.c preload/preload.map $(PRELOAD_OBJ)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(LIB_CFLAGS) $(LDFLAGS) -shared \
 		-Wl,--version-script=preload/preload.map -o $@ $< $(PRELOAD_OBJ) -ldl
 
-# A program whose copies `ucopy trace` must report exactly (tests/cli/trace.sh).
-$(B)/tests/trace_prog: tests/trace_prog.c
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
-
-# The interposer's records under stress: many threads, a siglongjmp out of a
-# copy (tests/cli/trace_robust.sh).
-$(B)/tests/trace_robust_prog: tests/trace_robust_prog.c
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
-
-# 10M small copies timed in the loop: the interposer's and the recording's
-# cost per call (docs/trace.md); built by make check, run by hand.
-$(B)/tests/copy_loop: tests/copy_loop.c
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $<
-
-# Copies before main, in threads, after fork, through _chk, in a library it
-# dlopens (tests/cli/preload.sh).
-$(B)/tests/preload_prog: tests/preload_prog.c
+# Plain programs for the interposer to run, built without ucopy and with
+# -fno-builtin so that their copies reach memcpy:
+#   trace_prog         copies `ucopy trace` must report exactly (tests/cli/trace.sh)
+#   trace_robust_prog  records under stress: many threads, a siglongjmp out of
+#                      a copy (tests/cli/trace_robust.sh)
+#   copy_loop          10M small copies timed in the loop: the interposer's and
+#                      the recording's cost per call (docs/trace.md); run by hand
+#   preload_prog       copies before main, in threads, after fork, through _chk,
+#                      in a library it dlopens (tests/cli/preload.sh)
+PLAIN_PROG := $(addprefix $(B)/tests/,trace_prog trace_robust_prog copy_loop preload_prog)
+$(PLAIN_PROG): $(B)/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -o $@ $< -ldl
@@ -183,8 +173,7 @@ $(B)/tests/libpreload_dl.so: tests/preload_dl.c
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(B)/tests/trace_prog $(B)/tests/trace_robust_prog $(B)/tests/preload_prog $(B)/tests/libpreload_dl.so \
-	$(B)/tests/copy_loop
+check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless
@@ -259,7 +248,7 @@ $(B)/layouts/pad%.o:
 		$(CC) -c -x assembler - -o $@
 $(B)/layouts/ucopy-p%: $(PRG_OBJ) $(B)/layouts/pad%.o $(B)/libucopy.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(PRG_CFLAGS) $(LDFLAGS) -o $@ $(PRG_OBJ) $(B)/layouts/pad$*.o $(B)/libucopy.a $(LDLIBS)
+	$(Q)$(call LINK_UCOPY,$(B)/layouts/pad$*.o)
 bench-layouts: $(LAYOUT_PADS:%=$(B)/layouts/ucopy-p%)
 	$(Q)UCOPY_DATA_DIR="$${UCOPY_DATA_DIR:-$(CURDIR)/data/distributions}" \
 		tests/bench_layouts.sh $(B)/layouts $(LAYOUT_PADS)
