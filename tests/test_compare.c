@@ -300,6 +300,73 @@ static void test_tcp(void)
 	check_group("workload tcp-sendmsg: 32 KiB copies, 32 MiB source, ring > L2");
 }
 
+/* A variant that notes where its frame lies, once per call. */
+struct frames {
+	size_t n;
+	uintptr_t at[4096];
+};
+
+static void note_frame(void *ctx, void *dst, const void *src, size_t n)
+{
+	struct frames *f = ctx;
+	(void)dst, (void)src, (void)n;
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	if (f->n < sizeof f->at / sizeof f->at[0] && (!f->n || f->at[f->n - 1] != here))
+		f->at[f->n++] = here;
+}
+
+static int has_frame(const struct frames *f, uintptr_t a)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->at[i] == a)
+			return 1;
+	return 0;
+}
+
+/* measure_cell moves the stack from round to round (where it lies in its
+ * page decides what 4K-aliases with the copies), by the same amount for
+ * every variant of a round, so that paired ratios stay paired. */
+static void test_stack_placement(void)
+{
+	static struct frames fa, fb;
+	struct variant v[2];
+	variant_call(&v[0], "a", note_frame, &fa);
+	variant_call(&v[1], "b", note_frame, &fb);
+	struct copy_seq seq;
+	struct cell c;
+	CHECK(copy_seq_fixed(&seq, 64, 0, 0) == 0, "copy_seq_fixed");
+	CHECK(cell_init(&c, &seq, CACHE_HOT, 0, 2048) == 0, "cell_init");
+	struct measure *m = measure_new();
+	struct measure_opts o = { .seconds = 0.05, .min_rounds = 40, .max_rounds = 40 };
+	struct cell_result res;
+	char err[256];
+	int rc = !m || measure_cell(m, v, 2, &c, &o, &res, err, sizeof err) < 0;
+	CHECK(!rc, "measuring: %s", rc ? err : "");
+	if (!rc) {
+		CHECK(res.rounds == 40, "%zu rounds", res.rounds);
+		cell_result_free(&res);
+	}
+	measure_free(m);
+	copy_seq_free(&seq);
+	/* Counted as distinct frame addresses: consecutive rounds may draw the
+	 * same place, so more than half of 40 draws from 256 is enough. */
+	size_t distinct = 0, only_a = 0, only_b = 0;
+	for (size_t i = 0; i < fa.n; i++) {
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = fa.at[j] == fa.at[i];
+		distinct += !seen;
+		only_a += !has_frame(&fb, fa.at[i]);
+	}
+	for (size_t i = 0; i < fb.n; i++)
+		only_b += !has_frame(&fa, fb.at[i]);
+	CHECK(distinct >= 20, "the stack took only %zu places in 40 rounds", distinct);
+	CHECK(!only_a && !only_b,
+	      "the variants saw different places: %zu only by a, %zu only by b", only_a,
+	      only_b);
+	check_group("measure_cell: the stack moves between rounds, the same for each variant");
+}
+
 static void test_aio(void)
 {
 	struct workload w;
@@ -449,6 +516,7 @@ int main(void)
 	test_identical();
 	test_known_difference();
 	test_tcp();
+	test_stack_placement();
 	test_aio();
 	test_cold();
 	test_dist_and_sizes();

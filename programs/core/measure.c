@@ -485,9 +485,13 @@ static void flush_batch(const struct cell *c, struct walk ws, struct walk wd,
 	} while (0)
 
 static __attribute__((noinline)) uint64_t
-run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws,
-	  struct walk *wd, size_t j, size_t k)
+run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws_io,
+	  struct walk *wd_io, size_t j, size_t k)
 {
+	/* The walks' cursors go to memory around every (opaque) call: kept in
+	 * this frame, which run_batch_shifted moves, not in the caller's. */
+	struct walk ws_local = *ws_io, wd_local = *wd_io;
+	struct walk *ws = &ws_local, *wd = &wd_local;
 	const struct copy_op *op = seq->op;
 	size_t len = seq->len;
 	uint64_t t0 = 0, t1 = 0;
@@ -524,7 +528,30 @@ run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws,
 		break;
 	}
 	}
+	*ws_io = ws_local;
+	*wd_io = wd_local;
 	return t1 - t0;
+}
+
+/* run_batch with the stack SHIFT bytes lower.  Where the stack lies in its
+ * page decides which copies 4K-alias with the return address and the
+ * timing loop's spills: one process measured glibc's 32-byte copy at
+ * 2.65 ns, or 5.09 or 7.44 with the stack moved by 1024 or 2816 bytes, and
+ * ucopy's with it at 2.4-3.1 ns by the environment's size (Zen 5 guest,
+ * family 26 model 2; the effect Mytkowicz et al. measured in "Producing
+ * wrong data without doing anything obviously wrong!", ASPLOS 2009).  Each
+ * round moves the stack, the same for every variant in it, so a median over
+ * rounds is one over placements, not the one this process started with. */
+static __attribute__((noinline)) uint64_t
+run_batch_shifted(size_t shift, const struct variant *v, const struct copy_seq *seq,
+		  struct walk *ws, struct walk *wd, size_t j, size_t k)
+{
+	char pad[shift + 1];
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	uint64_t ticks = run_batch(v, seq, ws, wd, j, k);
+	/* pad lives until here: no tail call frees it before the batch. */
+	__asm__ volatile("" : : "r"(pad) : "memory");
+	return ticks;
 }
 
 struct measure *measure_new(void)
@@ -605,6 +632,11 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
  * enough for an interval (at 64 rounds the 95% one spans the 24th to the
  * 41st ratio), with batches as long as the budget allows. */
 #define TARGET_ROUNDS 64
+/* Each round's stack placement: one of STACK_SLOTS 16-byte steps over a
+ * page, drawn from a fixed seed so that a rerun draws the same ones. */
+#define STACK_STEP 16
+#define STACK_SLOTS 256
+#define STACK_SEED 0x5eed57ac
 /* What a cell costs beyond its batches' floor: set-up and summary, and per
  * variant opening and closing its counters (5-30 us for the five
  * perf_event_open calls), the warm-up's shorter batches and the counters'
@@ -888,16 +920,20 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 	size_t nv = run->nv;
 	double round_start = clock_seconds();
 	size_t r;
+	struct rng placement;
+	rng_seed(&placement, STACK_SEED);
 	for (r = 0; r < run->max_rounds; r++) {
 		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
 			break;
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
+		size_t shift = STACK_STEP * (size_t)rng_below(&placement, STACK_SLOTS);
 		for (size_t x = 0; x < nv; x++) {
 			size_t i = (r + x) % nv;
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
-			uint64_t ticks = run_batch(&run->v[i], seq, &run->ws, &run->wd, j, k);
+			uint64_t ticks = run_batch_shifted(shift, &run->v[i], seq, &run->ws,
+							   &run->wd, j, k);
 			counters_stop(&run->ctr[i]);
 			double ns = timer_ns(ticks);
 			struct variant_result *vr = &out->v[i];
