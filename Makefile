@@ -173,7 +173,7 @@ $(B)/tests/libpreload_dl.so: tests/preload_dl.c
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
 
-check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so
+check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so $(B)/tests/bench_bars
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
 # ASan cannot see a fault ucopy recovers from as anything but a crash unless

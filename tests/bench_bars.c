@@ -60,14 +60,28 @@
  *  5. ucopy_try within 2% of ucopy_memcpy (1 ns below 64 B) in every cell of
  *     1-4.
  *
- * Usage: bench_bars [--seconds S] [--profile FILE] [--bars LIST] [--arms LIST]
- *                   [--seed N]
- *   --seconds S   measuring budget of each arm (default 60, or
+ * Several processes.  On a Zen 5 guest (family 26 model 2) one process's
+ * small cells differ from the next one's by more than bar 1's 10%, whatever
+ * their intervals say: ucopy_memcpy ran a flat 2.82 ns at 8-128 B in one arm
+ * and glibc's 2.48 in the other, the same code (docs/bench.md, "What the
+ * interval does not cover").  So each arm runs as --processes separate
+ * processes, each printing its own BAR lines, and the summary gives, per bar,
+ * every process's verdict and the median process's (the worse of the two
+ * middle ones for an even count).
+ *
+ * Usage: bench_bars [--seconds S] [--processes N] [--profile FILE]
+ *                   [--bars LIST] [--arms LIST] [--seed N]
+ *        bench_bars --summarize < LINES
+ *   --seconds S   measuring budget of each process of an arm (default 60, or
  *                 UCOPY_BARS_SECONDS); setup comes on top
+ *   --processes N processes per arm, 1..9 (default 3, or
+ *                 UCOPY_BARS_PROCESSES)
  *   --profile F   use this profile for the calibrated arm (or
  *                 UCOPY_BARS_PROFILE) instead of calibrating first
  *   --bars LIST   e.g. 1,3 (bar 5 is always derived from the others)
  *   --arms LIST   default,calibrated (default both)
+ *   --summarize   read BAR lines (of any number of processes) on stdin and
+ *                 print only the summary over processes
  * Bar 2's distributions are the *.csv files that ship with ucopy, found as
  * the command finds them (programs/core/datadir.h): UCOPY_DATA_DIR names another
  * directory.
@@ -799,6 +813,81 @@ static int spawn_arm(const char *arm, const char *profile, char **args,
 	return WEXITSTATUS(st);
 }
 
+/*-----   Over processes: every verdict and the median one   -----*/
+
+/* A BAR line's bar: its text before the first ": " (the arm and, for bar
+ * 2, the regime included), and its verdict: the text after the last. */
+static size_t bar_key_len(const char *line)
+{
+	const char *c = strstr(line, ": ");
+	return c ? (size_t)(c - line) : strlen(line);
+}
+
+static const char *bar_verdict(const char *line)
+{
+	const char *v = line, *c;
+	while ((c = strstr(v, ": ")))
+		v = c + 2;
+	return v == line ? "" : v;
+}
+
+static int verdict_rank(const char *v)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v, verdict_names[i]))
+			return i;
+	return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* For each bar, in the order first met: the verdicts of the processes in
+ * their order, and the median process's; a verdict that is none of PASS,
+ * MARGINAL, FAIL (SKIPPED) is shown, and then the bar has no median. */
+static void summarize(char lines[][512], unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		size_t k = bar_key_len(lines[i]);
+		int seen = 0;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = bar_key_len(lines[j]) == k && !strncmp(lines[j], lines[i], k);
+		if (seen)
+			continue;
+		int rank[64], nr = 0, other = 0;
+		char list[512] = "";
+		size_t off = 0;
+		for (unsigned j = i; j < n && nr < 64; j++) {
+			if (bar_key_len(lines[j]) != k || strncmp(lines[j], lines[i], k))
+				continue;
+			const char *v = bar_verdict(lines[j]);
+			int r = verdict_rank(v);
+			other |= r < 0;
+			rank[nr++] = r;
+			if (off < sizeof list)
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+							off ? ", " : "", v);
+		}
+		qsort(rank, (size_t)nr, sizeof rank[0], cmp_int);
+		printf("%.*s: %s in %d process%s", (int)k, lines[i], list, nr, nr == 1 ? "" : "es");
+		if (other)
+			printf("\n");
+		else
+			printf("; the median process: %s\n", verdict_names[rank[nr / 2]]);
+	}
+}
+
+/* 1..9 from a whole decimal string, else 0. */
+static long parse_processes(const char *s)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(s, &end, 10);
+	return !errno && end != s && !*end && n >= 1 && n <= 9 ? n : 0;
+}
+
 static int parse_list(const char *s, int *bars)
 {
 	memset(bars, 0, 6 * sizeof *bars);
@@ -820,8 +909,26 @@ int main(int argc, char **argv)
 	int bars[6] = { 0, 1, 1, 1, 1, 1 };
 	uint64_t seed = 1;
 	data_exe_depth = 2;   /* build/tests/bench_bars */
+	const char *penv = getenv("UCOPY_BARS_PROCESSES");
+	long processes = 3;
 	if (env && env[0])
 		seconds = atof(env);
+	if (penv && penv[0] && (processes = parse_processes(penv)) == 0) {
+		fprintf(stderr, "bench_bars: bad UCOPY_BARS_PROCESSES '%s' (expected 1..9)\n", penv);
+		return 2;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--summarize")) {
+		static char lines[1024][512];
+		unsigned n = 0;
+		char line[4096];
+		while (n < 1024 && fgets(line, sizeof line, stdin))
+			if (!strncmp(line, "BAR ", 4)) {
+				line[strcspn(line, "\n")] = '\0';
+				snprintf(lines[n++], 512, "%.500s", line);
+			}
+		summarize(lines, n);
+		return 0;
+	}
 	for (int i = 1; i < argc; i += 2) {
 		const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
@@ -836,6 +943,11 @@ int main(int argc, char **argv)
 				fprintf(stderr, "bench_bars: bad --bars '%s' (expected e.g. 1,3)\n", val);
 				return 2;
 			}
+		} else if (!strcmp(o, "--processes") && val) {
+			if ((processes = parse_processes(val)) == 0) {
+				fprintf(stderr, "bench_bars: bad --processes '%s' (expected 1..9)\n", val);
+				return 2;
+			}
 		} else if (!strcmp(o, "--arms") && val) {
 			arms = val;
 		} else if (!strcmp(o, "--seed") && val) {
@@ -845,8 +957,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			fprintf(stderr, "usage: bench_bars [--seconds S] [--profile FILE] "
-					"[--bars 1,2,3,4] [--arms default,calibrated] [--seed N]\n");
+			fprintf(stderr, "usage: bench_bars [--seconds S] [--processes N] [--profile FILE] "
+					"[--bars 1,2,3,4] [--arms default,calibrated] [--seed N]\n"
+					"       bench_bars --summarize < LINES\n");
 			return 2;
 		}
 	}
@@ -870,8 +983,9 @@ int main(int argc, char **argv)
 	printf("system    Linux %s, glibc %s, timer %s (%.3f GHz)\n", machine_kernel(),
 	       gnu_get_libc_version(), timer_name(), timer_tsc_ghz());
 	printf("compiler  %s, flags %s\n", machine_compiler(), machine_cflags());
-	printf("budget    %.0f s of measuring per arm (--seconds or UCOPY_BARS_SECONDS), seed %llu\n",
-	       seconds, (unsigned long long)seed);
+	printf("budget    %.0f s of measuring per process, %ld process%s per arm (--seconds or "
+	       "UCOPY_BARS_SECONDS, --processes or UCOPY_BARS_PROCESSES), seed %llu\n",
+	       seconds, processes, processes == 1 ? "" : "es", (unsigned long long)seed);
 	if (getenv("UCOPY_POLICY"))
 		printf("note      UCOPY_POLICY is set and ignored: the arms are the default setup and a profile\n");
 
@@ -901,8 +1015,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	char summary[16][512];
+	/* At most 7 BAR lines (bar 2 has two) per process of each arm. */
+	unsigned maxsum = 8 * 2 * (unsigned)processes;
+	char (*summary)[512] = calloc(maxsum, sizeof *summary);
 	unsigned nsum = 0;
+	if (!summary) {
+		fprintf(stderr, "bench_bars: out of memory\n");
+		return 1;
+	}
 	char secs[32], seeds[32], blist[16] = "";
 	snprintf(secs, sizeof secs, "%g", seconds);
 	snprintf(seeds, sizeof seeds, "%llu", (unsigned long long)seed);
@@ -912,18 +1032,28 @@ int main(int argc, char **argv)
 				 blist[0] ? "," : "", b);
 	char *args[] = { argv[0], "--seconds", secs, "--seed", seeds, "--bars", blist, NULL };
 	static const char *const arm_names[] = { "default", "calibrated" };
-	for (int i = 0; i < 2; i++) {
-		if (!strstr(arms, arm_names[i]))
-			continue;
-		int rc = spawn_arm(arm_names[i], i ? path : NULL, args, summary, &nsum, 16);
-		if (rc != 0) {
-			fprintf(stderr, "bench_bars: arm %s failed (status %d)\n", arm_names[i], rc);
-			return 1;
+	for (long p = 0; p < processes; p++) {
+		for (int i = 0; i < 2; i++) {
+			if (!strstr(arms, arm_names[i]))
+				continue;
+			printf("\n== process %ld of %ld of arm %s\n", p + 1, processes, arm_names[i]);
+			int rc = spawn_arm(arm_names[i], i ? path : NULL, args, summary, &nsum,
+					   maxsum);
+			if (rc != 0) {
+				fprintf(stderr, "bench_bars: arm %s failed (status %d)\n",
+					arm_names[i], rc);
+				free(summary);
+				return 1;
+			}
 		}
 	}
 	printf("\n== summary (PASS; FAIL: a miss the 95%% interval confirms; MARGINAL: "
-	       "misses by the point estimate only)\n");
+	       "misses by the point estimate only), process by process\n");
 	for (unsigned i = 0; i < nsum; i++)
 		printf("%s\n", summary[i]);
+	printf("\n== over %ld process%s per arm: each process's verdict, and the median "
+	       "process's\n", processes, processes == 1 ? "" : "es");
+	summarize(summary, nsum);
+	free(summary);
 	return 0;
 }

@@ -1,0 +1,57 @@
+# CLI tests: tests/bench_bars.c's verdict over several processes (make
+# bench): its summary on known lines, its refusals, and one tiny run of two
+# processes whose summary must agree with their own lines.  Shapes and
+# exact logic, never timings.
+. tests/cli/lib.sh
+
+bars=$B/tests/bench_bars
+if [ ! -x "$bars" ]; then
+	echo "SKIP $(basename "$0"): $bars is not built here (make check builds it natively)"
+	exit 0
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+
+# runs bench_bars ARGS..., stdout in $out, stderr in $err, status in $rc.
+bb() {
+	"$bars" "$@" >"$out" 2>"$err"
+	rc=$?
+}
+
+printf '%s\n' 'BAR 1 [default] fixed sizes: 1.2x: FAIL' 'BAR 2 [default] distributions, a (8192 copies): 0.9x: PASS' \
+	'a line of a table' 'BAR 1 [default] fixed sizes: 0.9x: PASS' \
+	'BAR 2 [default] distributions, a (8192 copies): 1.1x: MARGINAL' 'BAR 1 [default] fixed sizes: 1.3x: FAIL' \
+	'BAR 2 [default] distributions, a (8192 copies): 1.2x: FAIL' 'BAR 2 [default] distributions, a (8192 copies): 0.8x: PASS' \
+	'BAR 5 [default] ucopy_try: SKIPPED (no other bar ran)' >"$dir/lines"
+bb --summarize <"$dir/lines"
+expect "bench_bars --summarize: an odd count's median is the middle verdict, the processes in order" \
+	grep -qx 'BAR 1 \[default\] fixed sizes: FAIL, PASS, FAIL in 3 processes; the median process: FAIL' "$out"
+expect "bench_bars --summarize: an even count's median is the worse of the middle two; the key keeps bar 2's regime" \
+	grep -qx 'BAR 2 \[default\] distributions, a (8192 copies): PASS, MARGINAL, FAIL, PASS in 4 processes; the median process: MARGINAL' "$out"
+expect "bench_bars --summarize: a verdict that is not PASS, MARGINAL or FAIL gets no median" sh -c "
+	grep -qx 'BAR 5 \[default\] ucopy_try: SKIPPED (no other bar ran) in 1 process' '$out' &&
+	[ \$(wc -l <'$out') -eq 3 ] && [ $rc -eq 0 ]"
+
+for bad in 0 10 x 2x; do
+	bb --processes "$bad"
+	expect "bench_bars --processes $bad: refused, naming it and what was expected" sh -c "
+		[ $rc -eq 2 ] && grep -q \"bad --processes '$bad' (expected 1..9)\" '$err' && [ ! -s '$out' ]"
+done
+UCOPY_BARS_PROCESSES=-1 "$bars" >"$out" 2>"$err"
+rc=$?
+expect "bench_bars: a bad UCOPY_BARS_PROCESSES is refused, named" sh -c "
+	[ $rc -eq 2 ] && grep -q \"bad UCOPY_BARS_PROCESSES '-1' (expected 1..9)\" '$err'"
+
+# Two processes of one arm, bar 3 only, a tiny budget: the verdicts are
+# noise, what is checked is that the summary tells them as they were.
+bb --bars 3 --arms default --seconds 0.1 --processes 2
+sed -n '/process by process$/,/^$/p' "$out" | grep '^BAR 3 ' | sed 's/.*: //' >"$dir/v"
+v1=$(sed -n 1p "$dir/v") v2=$(sed -n 2p "$dir/v")
+rank() { case $1 in PASS) echo 0 ;; MARGINAL) echo 1 ;; FAIL) echo 2 ;; *) echo 9 ;; esac; }
+med=$v1
+[ "$(rank "$v2")" -gt "$(rank "$v1")" ] && med=$v2
+expect "bench_bars --processes 2: two processes of the arm, each with its own bar 3 line" sh -c "
+	[ $rc -eq 0 ] && [ \$(grep -c '^== process [12] of 2 of arm default\$' '$out') -eq 2 ] &&
+	[ \$(wc -l <'$dir/v') -eq 2 ] && [ $(rank "$v1") -le 2 ] && [ $(rank "$v2") -le 2 ]"
+expect "bench_bars --processes 2: the summary lists both verdicts and the worse as the median ($v1, $v2)" \
+	grep -qx "BAR 3 \[default\] no cliff: $v1, $v2 in 2 processes; the median process: $med" "$out"
