@@ -2,6 +2,8 @@
 # known ratios, one tiny run through two "layouts" (links to the command under
 # test), and its refusals.  Shapes and exact arithmetic, never timings.
 . tests/cli/lib.sh
+# What the caller may have set for make bench-layouts.
+unset LAYOUT_RUNS LAYOUT_SECONDS LAYOUT_SEED
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$out" "$err"' EXIT
@@ -41,6 +43,15 @@ expect "bench_layouts: a run gives both regimes of each file over every layout" 
 	grep -q '^repeated: geomean of the medians [0-9.]*, worst median [0-9.]* (tiny), over 2 layouts\$' '$out' &&
 	grep -q '^unlearnable: geomean of the medians' '$out'"
 
+UCOPY_DATA_DIR=$dir/data LAYOUT_SECONDS=0.1 LAYOUT_RUNS=2 layouts "$dir/bin" 1 2
+expect "bench_layouts: LAYOUT_RUNS=2 runs every layout twice, and the median is over the four runs" sh -c "[ $rc -eq 0 ] &&
+	grep -Eq '^tiny +repeated +[0-9.]+ [0-9.]+ [0-9.]+ [0-9.]+  median [0-9.]+  range ' '$out' &&
+	grep -q '^repeated: geomean of the medians [0-9.]*, worst median [0-9.]* (tiny), over 4 runs (2 layouts, 2 runs of each)\$' '$out'"
+for bad in 0 10 x; do
+	UCOPY_DATA_DIR=$dir/data LAYOUT_RUNS=$bad layouts "$dir/bin" 1
+	expect "bench_layouts: LAYOUT_RUNS=$bad is refused by name" sh -c "[ $rc -eq 2 ] &&
+		grep -q \"bad LAYOUT_RUNS '$bad' (expected 1..9)\" '$err' && [ ! -s '$out' ]"
+done
 UCOPY_DATA_DIR=$dir/data LAYOUT_SECONDS=abc layouts "$dir/bin" 1
 expect "bench_layouts: a bad LAYOUT_SECONDS is refused by name" sh -c "[ $rc -eq 2 ] &&
 	grep -q \"bad LAYOUT_SECONDS 'abc'\" '$err'"
