@@ -394,7 +394,7 @@ static void bar_dist(struct arm *a)
 			}
 			if (dist_sample(&d, len, a->seed + i, &seq))
 				die("bar 2", "out of memory");
-			cell_init(&c, &seq, CACHE_HOT, 0, 2048);
+			cell_init_drawn(&c, &seq, CACHE_HOT);
 			measure(a, v, NENTRIES, &c, per_cell, 0, &r);
 			struct stats_interval ci = paired(&r, E_GLIBC, E_UCOPY);
 			tally_add(&t, &ci, bound, base);

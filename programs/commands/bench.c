@@ -635,7 +635,7 @@ static void seq_cell(const struct bench *b, size_t i, struct cell *c)
 	if (b->have_replay)
 		replay_cell(c, &b->replay, b->cache);
 	else
-		cell_init(c, &b->drawn[i], b->cache, 0, 0);
+		cell_init_drawn(c, &b->drawn[i], b->cache);
 }
 
 /* How many sizes, source offsets and destination offsets the grid has. */

@@ -300,7 +300,11 @@ static int seq_class(struct copy_seq *s, size_t n)
  * 4x the LLC (1.2 GB each side for the 300 MB L3 of the project's machine). */
 static void cell_for(struct cell *c, const struct copy_seq *seq, enum cal_state s)
 {
-	cell_init(c, seq, CACHE_HOT, 0, seq->max_off > 64 ? 0 : 2048);
+	/* A replay carries its own distance in its offsets (max_off > 64). */
+	if (seq->max_off > 64)
+		cell_init(c, seq, CACHE_HOT, 0, 0);
+	else
+		cell_init_drawn(c, seq, CACHE_HOT);
 	if (s == CAL_COLD) {
 		size_t stride = cell_slot_stride(seq);
 		size_t slots = ((size_t)64 << 20) / stride;

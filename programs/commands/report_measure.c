@@ -762,7 +762,7 @@ static void ab_measure(struct ctx *x, const struct variant *sweepv,
 	a->mean_size[i] = seq->mean_n;
 	a->ns_ucopy[i] = a->ns_libc[i] = NAN;
 	a->ratio[i].est = a->ratio[i].lo = a->ratio[i].hi = NAN;
-	cell_init(&c, seq, CACHE_HOT, 0, 0);
+	cell_init_drawn(&c, seq, CACHE_HOT);
 	/* Baseline libc: the ratio is ucopy's time over libc's. */
 	if (run_cell(x, v, 2, &c, 1, sum, NULL, NULL) < 0)
 		return;

@@ -249,6 +249,11 @@ size_t cache_llc(void)
 	return c->l3 ? c->l3 : c->l2 ? c->l2 : (size_t)32 << 20;
 }
 
+void cell_init_drawn(struct cell *c, const struct copy_seq *seq, enum cache_state cache)
+{
+	cell_init(c, seq, cache, 0, CELL_DRAWN_DST);
+}
+
 int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,
 	      uint32_t src_offset, uint32_t dst_offset)
 {

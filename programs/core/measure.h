@@ -144,6 +144,19 @@ void cell_map_bytes(const struct cell *c, size_t *src, size_t *dst);
 int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache,
 	      uint32_t src_offset, uint32_t dst_offset);
 
+/* The cell of a sequence drawn from a distribution (each copy's offsets
+ * 0..63 on each side): the source at page offset 0, the destination at
+ * CELL_DRAWN_DST.  At the same page offset every copy would 4K-alias the
+ * next one's (their windows share their low 12 bits), which real buffers
+ * do about one copy in 32, and which costs ucopy's masked short class more
+ * than glibc's moves: ucopy_memcpy over glibc on Memcpy_6, repeated, 1.07-1.08
+ * with both at 0 against 1.01-1.02 half a page apart (Zen 5 guest, family 26
+ * model 2; docs/performance.md, "What a repeated sequence's ratio depends
+ * on").  bench --dist, compare's and the report's distributions, calibrate
+ * and make bench's bar 2 all measure them this way. */
+#define CELL_DRAWN_DST 2048
+void cell_init_drawn(struct cell *c, const struct copy_seq *seq, enum cache_state cache);
+
 /*=====   Measuring   =====*/
 
 /* The fewest rounds with a 95% interval for a ratio

@@ -143,7 +143,7 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 		return -1;
 	if (dist_sample(&w->dist, len, seed, &w->seq) < 0)
 		return errmsg(err, errlen, "out of memory") - 1;
-	cell_init(&w->cell, &w->seq, cache, 0, 0);
+	cell_init_drawn(&w->cell, &w->seq, cache);
 	w->cache = cache_name(cache);
 	w->unit = NULL;
 	w->unit_copies = 0;
