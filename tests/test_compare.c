@@ -451,6 +451,12 @@ static void test_dist_and_sizes(void)
 	CHECK(fabs((double)n64 / (double)w.seq.len - 0.75) < 0.02,
 	      "64-byte share %.3f, expected 0.75", (double)n64 / (double)w.seq.len);
 	CHECK(!strncmp(w.name, "dist:", 5), "name '%s'", w.name);
+	/* Each copy adds 0..63 to each side and reaches up to 64 bytes on
+	 * (dist.h): the two bases must keep the windows 4K-apart. */
+	unsigned gap = (w.cell.dst.offset - w.cell.src.offset) & 4095;
+	CHECK(gap >= 128 && gap <= 4096 - 128,
+	      "a drawn sequence's sides at page offsets %u and %u: every copy 4K-aliases",
+	      w.cell.src.offset, w.cell.dst.offset);
 	workload_free(&w);
 
 	/* The repeated regime: the start of the same draw. */
