@@ -827,6 +827,13 @@ static size_t bar_key_len(const char *line)
 	return c ? (size_t)(c - line) : strlen(line);
 }
 
+/* Whether two BAR lines are the same bar (of the same arm and regime). */
+static int same_bar(const char *a, const char *b)
+{
+	size_t k = bar_key_len(a);
+	return bar_key_len(b) == k && !strncmp(a, b, k);
+}
+
 static int verdict_rank(const char *v)
 {
 	for (int i = 0; i < 3; i++)
@@ -859,17 +866,16 @@ static int cmp_int(const void *a, const void *b)
 static void summarize(char lines[][512], unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		size_t k = bar_key_len(lines[i]);
 		int seen = 0;
 		for (unsigned j = 0; j < i && !seen; j++)
-			seen = bar_key_len(lines[j]) == k && !strncmp(lines[j], lines[i], k);
+			seen = same_bar(lines[j], lines[i]);
 		if (seen)
 			continue;
 		int rank[64], nr = 0, other = 0;
 		char list[512] = "";
 		size_t off = 0;
 		for (unsigned j = i; j < n && nr < 64; j++) {
-			if (bar_key_len(lines[j]) != k || strncmp(lines[j], lines[i], k))
+			if (!same_bar(lines[j], lines[i]))
 				continue;
 			const char *v = bar_verdict(lines[j]);
 			int r = verdict_rank(v);
@@ -880,7 +886,8 @@ static void summarize(char lines[][512], unsigned n)
 							off ? ", " : "", v);
 		}
 		qsort(rank, (size_t)nr, sizeof rank[0], cmp_int);
-		printf("%.*s: %s in %d process%s", (int)k, lines[i], list, nr, nr == 1 ? "" : "es");
+		printf("%.*s: %s in %d process%s", (int)bar_key_len(lines[i]), lines[i], list, nr,
+		       nr == 1 ? "" : "es");
 		if (other)
 			printf("\n");
 		else

@@ -60,16 +60,16 @@ echo "ucopy_memcpy's time over glibc's memcpy per layout (library code shifted b
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 for run in $(seq "$runs"); do
-for pad in "$@"; do
-	for d in $dists; do
-		"$dir/ucopy-p$pad" bench --entries memcpy,ucopy_memcpy --dist "$d" --regime both \
-			--seconds "$secs" --seed "$seed" --format csv -q |
-		awk -F, -v pad="$pad" -v d="$d" '
-			NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-			$1 == "ucopy_memcpy" { print d, $col["regime"], pad, $col["ratio"] }' >>"$out" ||
-			exit 1
+	for pad in "$@"; do
+		for d in $dists; do
+			"$dir/ucopy-p$pad" bench --entries memcpy,ucopy_memcpy --dist "$d" --regime both \
+				--seconds "$secs" --seed "$seed" --format csv -q |
+			awk -F, -v pad="$pad" -v d="$d" '
+				NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+				$1 == "ucopy_memcpy" { print d, $col["regime"], pad, $col["ratio"] }' >>"$out" ||
+				exit 1
+		done
 	done
-done
 done
 what="$# layouts"
 [ "$runs" -eq 1 ] || what="$(($# * runs)) runs ($# layouts, $runs runs of each)"
