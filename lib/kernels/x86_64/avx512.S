@@ -2,15 +2,14 @@
  * avx512.S - 64-byte AVX-512 vector copy.
  *
  * Assumptions: x86-64 SysV; AVX-512F, BW and VL (the caller checked the CPU
- * and that the OS enabled the zmm and opmask state), and BMI2 for bzhi,
- * which every CPU with AVX-512BW has; no alignment; src and dst do not
- * overlap.  Assembles with any binutils that knows AVX-512 (2.25+), whatever
- * the build machine runs.
+ * and that the OS enabled the zmm and opmask state); no alignment; src and
+ * dst do not overlap.  Assembles with any binutils that knows AVX-512
+ * (2.25+), whatever the build machine runs.
  *
  * Size classes:
- *   1..63    one masked load and one masked store of n bytes (vmovdqu8 with
- *            a bzhi mask): no branch on the size, so a mix of short sizes
- *            costs no mispredictions.  Masked-out bytes do not fault, but
+ *   1..63    one masked load and one masked store of n bytes (vmovdqu8,
+ *            the mask from a table): no branch on the size, so a mix of
+ *            short sizes costs no mispredictions.  Masked-out bytes do not fault, but
  *            when they lie on an unmapped or read-only page the CPU takes a
  *            microcode assist (~120 ns per access on Xeon family 6 model
  *            207, KVM), so a 64-byte window that crosses a page at src or
@@ -70,13 +69,18 @@
 	ja	\target
 .endm
 
-/* The rdx (0..64) bytes at rsi/rdi as one masked load and one masked store
- * (bzhi leaves all 64 mask bits set for rdx = 64); ends with RET.  A
- * faulting masked store writes nothing, so the cursors stay committed. */
+/* The rdx (0..64) bytes at rsi/rdi as one masked load and one masked store;
+ * ends with RET.  A faulting masked store writes nothing, so the cursors stay
+ * committed.  The mask is loaded from avx512_masks rather than made with
+ * mov $-1 / bzhi / kmovq: the move from a general register into k1 was the
+ * dearer way, by 1-3% of the time on nine of ten fleetbench distributions
+ * repeated and up to 3% unlearnable (none slower beyond 1%), side by side
+ * in one process on a Zen 5 guest, family 26 model 2 (docs/performance.md,
+ * "The short class's mask").  A program whose first copy in a while is
+ * short pays one more cache miss, for the table's line. */
 .macro MASKED_MOVE try
-	mov	$-1, %rcx
-	bzhi	%rdx, %rcx, %rcx
-	kmovq	%rcx, %k1
+	lea	avx512_masks(%rip), %rcx
+	kmovq	(%rcx,%rdx,8), %k1
 	EX(ucopy_fixup_tail, vmovdqu8 (%rsi), %zmm16{%k1}{z})
 	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
 	RET
@@ -205,6 +209,20 @@
 	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 16, %xmm16, %xmm17
 	RET
 .endm
+
+/* avx512_masks[n] = 2^n - 1 for n = 0..64: the low n bits set. */
+	.section .rodata
+	.p2align 6
+	.type avx512_masks, @object
+avx512_masks:
+	.set bits, 0
+	.rept 64
+	.quad (1 << bits) - 1
+	.set bits, bits + 1
+	.endr
+	.quad -1
+	.size avx512_masks, . - avx512_masks
+	.text
 
 KERNEL_ENTRY(avx512, ENTRY_AVX512)
 
