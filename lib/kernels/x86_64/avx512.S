@@ -9,13 +9,13 @@
  * Size classes:
  *   1..63    one masked load and one masked store of n bytes (vmovdqu8,
  *            the mask from a table): no branch on the size, so a mix of
- *            short sizes costs no mispredictions.  Masked-out bytes do not fault, but
- *            when they lie on an unmapped or read-only page the CPU takes a
- *            microcode assist (~120 ns per access on Xeon family 6 model
- *            207, KVM), so a 64-byte window that crosses a page at src or
- *            dst goes to the general-register and xmm/ymm classes instead
- *            (1..3, 4..7, 8..15, 16..31, 32..63 as head and tail accesses
- *            that overlap).
+ *            short sizes costs no mispredictions.  Masked-out bytes do not
+ *            fault, but when they lie on an unmapped or read-only page the
+ *            CPU takes a microcode assist (~120 ns per access on Xeon
+ *            family 6 model 207, KVM), so a 64-byte window that crosses a
+ *            page at src or dst goes to the general-register and xmm/ymm
+ *            classes instead (1..3, 4..7, 8..15, 16..31, 32..63 as head and
+ *            tail accesses that overlap).
  *   0        returns before any access, on the large sizes' branch (n - 1
  *            wraps): an all-masked access takes the assist too, so
  *            memcpy(d, NULL, 0), which C++'s empty ranges make common,
@@ -32,7 +32,9 @@
  *            a repeated 64-byte copy took 0.84-0.86x the masked move's
  *            time, and the fleetbench distributions 1.00-1.03x, on Xeon
  *            family 6 model 207 under KVM (docs/performance.md, "The
- *            small-copy class", "64 bytes").
+ *            small-copy class", "64 bytes").  On the Zen 5 guest (family
+ *            26 model 2) the masked move is the faster one, 0.91-0.97x,
+ *            a smaller gain than the Xeon's loss: 64 stays unmasked.
  *   > 512    the head vector unaligned, then 256-byte blocks with stores
  *            aligned to the cache line, then the last 256 bytes (loaded
  *            before the loop) from the end; but when those 256 bytes of
@@ -72,12 +74,12 @@
 /* The rdx (0..64) bytes at rsi/rdi as one masked load and one masked store;
  * ends with RET.  A faulting masked store writes nothing, so the cursors stay
  * committed.  The mask is loaded from avx512_masks rather than made with
- * mov $-1 / bzhi / kmovq: the move from a general register into k1 was the
- * dearer way, by 1-3% of the time on nine of ten fleetbench distributions
- * repeated and up to 3% unlearnable (none slower beyond 1%), side by side
- * in one process on a Zen 5 guest, family 26 model 2 (docs/performance.md,
- * "The short class's mask").  A program whose first copy in a while is
- * short pays one more cache miss, for the table's line. */
+ * mov $-1 / bzhi / kmovq, which was the dearer way by 1-3% of the time on
+ * nine of ten fleetbench distributions repeated and up to 3% unlearnable
+ * (none slower beyond 1%), side by side in one process on a Zen 5 guest,
+ * family 26 model 2 (docs/performance.md, "The short class's mask").  A
+ * short copy whose size's entry is not in the cache pays one more miss: the
+ * table spans nine lines, eight sizes to a line. */
 .macro MASKED_MOVE try
 	lea	avx512_masks(%rip), %rcx
 	kmovq	(%rcx,%rdx,8), %k1
@@ -211,18 +213,18 @@
 .endm
 
 /* avx512_masks[n] = 2^n - 1 for n = 0..64: the low n bits set. */
-	.section .rodata
+	.pushsection .rodata
 	.p2align 6
 	.type avx512_masks, @object
 avx512_masks:
-	.set bits, 0
+	.set .Lbits, 0
 	.rept 64
-	.quad (1 << bits) - 1
-	.set bits, bits + 1
+	.quad (1 << .Lbits) - 1
+	.set .Lbits, .Lbits + 1
 	.endr
 	.quad -1
 	.size avx512_masks, . - avx512_masks
-	.text
+	.popsection
 
 KERNEL_ENTRY(avx512, ENTRY_AVX512)
 
