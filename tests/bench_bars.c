@@ -67,7 +67,11 @@
  * interval does not cover").  So each arm runs as --processes separate
  * processes, each printing its own BAR lines, and the summary gives, per bar,
  * every process's verdict and the median process's (the worse of the two
- * middle ones for an even count).
+ * middle ones for an even count).  What differs between processes is
+ * mostly the host's state of the core, which changes within seconds: each
+ * bar's closing line says how many of its rounds ran on a slowed core
+ * (measure_slow_rounds(), measure.h); a verdict from a process with many
+ * is the host's as much as ucopy's.
  *
  * Usage: bench_bars [--seconds S] [--processes N] [--profile FILE]
  *                   [--bars LIST] [--arms LIST] [--seed N]
@@ -209,6 +213,8 @@ struct arm {
 	struct measure *m;
 	/* Bar 5, per bar 1..4: ucopy_try against ucopy_memcpy. */
 	struct tally try_[5];
+	/* Rounds measured, and slow ones (measure.h), since the last reset. */
+	size_t rounds, slow_rounds;
 	char lines[8][512];    /* BAR lines, printed at the end */
 	unsigned nlines;
 };
@@ -265,6 +271,8 @@ static void measure(struct arm *a, const struct variant *v, size_t nv,
 	char err[256];
 	if (measure_cell(a->m, v, nv, c, &o, r, err, sizeof err))
 		die("measuring", err);
+	a->rounds += r->rounds;
+	a->slow_rounds += measure_slow_rounds(r);
 }
 
 /* Bar 5's check of one cell: ucopy_try (variant t) against ucopy_memcpy
@@ -728,8 +736,14 @@ static int run_arm(struct arm *a)
 		if (a->bars[b]) {
 			double tb = clock_seconds();
 			fprintf(stderr, "bench_bars: arm %s, bar %d...\n", a->name, b);
+			a->rounds = a->slow_rounds = 0;
 			bar_fn[b](a);
-			printf("(bar %d: %.0f s)\n", b, clock_seconds() - tb);
+			/* A bar whose rounds ran on a slowed core in large part
+			 * measured the host as much as ucopy (docs/bench.md, "The
+			 * host, second by second"). */
+			printf("(bar %d: %.0f s; %zu of %zu rounds on a slowed core, %.0f%%)\n", b,
+			       clock_seconds() - tb, a->slow_rounds, a->rounds,
+			       a->rounds ? 100.0 * (double)a->slow_rounds / (double)a->rounds : 0.0);
 		}
 	bar_try(a);
 	measure_free(a->m);

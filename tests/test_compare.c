@@ -367,6 +367,38 @@ static void test_stack_placement(void)
 	check_group("measure_cell: the stack moves between rounds, the same for each variant");
 }
 
+/* measure_slow_rounds: a round counts when every variant took at least
+ * SLOW_ROUND_FACTOR times its own fastest tenth, not when one did. */
+static void test_slow_rounds(void)
+{
+	enum { R = 40 };
+	static double a[R], b[R];
+	struct variant_result v[2] = { { .ns = a }, { .ns = b } };
+	struct cell_result r = { .nvariants = 2, .rounds = R, .v = v };
+	for (size_t k = 0; k < R; k++) {
+		a[k] = 2.0 + 0.01 * (double)(k % 5);
+		b[k] = 3.0 + 0.01 * (double)(k % 7);
+	}
+	CHECK(measure_slow_rounds(&r) == 0, "%zu slow rounds in a steady cell",
+	      measure_slow_rounds(&r));
+	/* Rounds 10..17: both variants 1.5x (the core slowed); 20..27: only a
+	 * (one variant's own noise); 30: both, but b only 1.1x. */
+	for (size_t k = 10; k < 18; k++) {
+		a[k] *= 1.5;
+		b[k] *= 1.5;
+	}
+	for (size_t k = 20; k < 28; k++)
+		a[k] *= 1.5;
+	a[30] *= 1.5;
+	b[30] *= 1.1;
+	CHECK(measure_slow_rounds(&r) == 8, "%zu slow rounds, expected 8",
+	      measure_slow_rounds(&r));
+	r.rounds = 9;
+	CHECK(measure_slow_rounds(&r) == 0, "9 rounds: no fastest tenth, yet %zu",
+	      measure_slow_rounds(&r));
+	check_group("measure_slow_rounds: rounds in which every variant was slow");
+}
+
 static void test_aio(void)
 {
 	struct workload w;
@@ -523,6 +555,7 @@ int main(void)
 	test_known_difference();
 	test_tcp();
 	test_stack_placement();
+	test_slow_rounds();
 	test_aio();
 	test_cold();
 	test_dist_and_sizes();

@@ -148,6 +148,7 @@ struct row {
 	uint32_t src_off, dst_off;
 	struct variant_summary s;
 	size_t rounds, batch;
+	size_t slow_rounds;       /* measure_slow_rounds() of its cell */
 	uint64_t copies;
 };
 
@@ -767,6 +768,7 @@ static int measure_all(struct bench *b)
 					rc = EXIT_FAIL;
 				} else {
 					measure_summarize(&r, 0, LEVEL, sum);
+					size_t slow = measure_slow_rounds(&r);
 					for (size_t v = 0; v < b->nvar; v++) {
 						struct row *w = &b->row[b->nrows++];
 						w->variant = v;
@@ -776,6 +778,7 @@ static int measure_all(struct bench *b)
 						w->dst_off = dof;
 						w->s = sum[v];
 						w->rounds = r.rounds;
+						w->slow_rounds = slow;
 						w->batch = r.batch;
 						w->copies = r.v[v].copies;
 					}
@@ -827,6 +830,27 @@ static const char *variant_kind_name(const struct variant *v)
 static const char *variant_policy_text(const struct bench *b, const struct variant *v)
 {
 	return v->kind == VARIANT_POLICY ? b->pol_text[(uintptr_t)v->ctx] : NULL;
+}
+
+/* Under the table, when at least a quarter of the rounds were slow rounds
+ * (measure.h): how many, and in how many cells.  A few percent are common
+ * on a shared host and move a median little; a quarter moves it. */
+static void write_slow_note(const struct bench *b, FILE *f)
+{
+	size_t rounds = 0, slow = 0, cells = 0, hit = 0;
+	for (size_t i = 0; i < b->nrows; i += b->nvar) {
+		rounds += b->row[i].rounds;
+		slow += b->row[i].slow_rounds;
+		cells++;
+		hit += b->row[i].slow_rounds > 0;
+	}
+	if (!rounds || slow * 4 < rounds)
+		return;
+	fprintf(f, "# slowed core: in %zu of %zu rounds (%.0f%%, %zu of %zu cells) every variant "
+		   "took >= %.2fx its fastest tenth;\n"
+		   "# a host that shares the core does that, and a ratio can differ between the "
+		   "two states: rerun, or pin (docs/bench.md, \"The host, second by second\")\n",
+		slow, rounds, 100.0 * (double)slow / (double)rounds, hit, cells, SLOW_ROUND_FACTOR);
 }
 
 static void write_table(const struct bench *b, FILE *f)
@@ -922,6 +946,7 @@ static void write_table(const struct bench *b, FILE *f)
 	}
 	table_print(&t, f);
 	table_free(&t);
+	write_slow_note(b, f);
 }
 
 static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst_align",
@@ -929,7 +954,7 @@ static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst
 				    "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles",
 				    "instructions", "branches", "branch_misses",
 				    "task_clock_ns", "rounds", "batch", "copies", "regime",
-				    "sequence", "replay" };
+				    "sequence", "replay", "slow_rounds" };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 /* The extra events' columns come last, each named by its event. */
@@ -979,6 +1004,7 @@ static void write_csv(const struct bench *b, FILE *f)
 		cells[0] = b->var[w->variant].name;
 		cells[2] = d && b->have_dist ? b->dist_path : "";
 		cells[24] = d && b->have_replay ? b->replay_path : "";
+		snprintf(v[25], 48, "%zu", w->slow_rounds);
 		csv_row(f, ncol, cells);
 	}
 }
@@ -1127,6 +1153,7 @@ static void write_json(const struct bench *b, FILE *f)
 		}
 		json_end_object(&j);
 		json_key(&j, "rounds"); json_uint(&j, w->rounds);
+		json_key(&j, "slow_rounds"); json_uint(&j, w->slow_rounds);
 		json_key(&j, "batch"); json_uint(&j, w->batch);
 		json_key(&j, "copies"); json_uint(&j, w->copies);
 		json_end_object(&j);

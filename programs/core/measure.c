@@ -1022,3 +1022,23 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 			s->per_copy[e] = v->copies ? v->ctr[e] / (double)v->copies : NAN;
 	}
 }
+
+size_t measure_slow_rounds(const struct cell_result *r)
+{
+	if (r->rounds < 10 || r->nvariants == 0)
+		return 0;
+	double *fast = malloc(r->nvariants * sizeof *fast);
+	if (!fast)
+		return 0;
+	for (size_t i = 0; i < r->nvariants; i++)
+		fast[i] = stats_quantile(r->v[i].ns, r->rounds, 0.10);
+	size_t slow = 0;
+	for (size_t k = 0; k < r->rounds; k++) {
+		size_t i = 0;
+		while (i < r->nvariants && r->v[i].ns[k] >= SLOW_ROUND_FACTOR * fast[i])
+			i++;
+		slow += i == r->nvariants;
+	}
+	free(fast);
+	return slow;
+}

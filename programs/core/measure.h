@@ -254,4 +254,21 @@ struct variant_summary {
 void measure_summarize(const struct cell_result *r, size_t baseline,
 		       double level, struct variant_summary *out);
 
+/* A round in which every variant took at least SLOW_ROUND_FACTOR times its
+ * own fastest tenth (its 10th percentile over the cell's rounds) ran on a
+ * core that was slower as a whole.  On a Zen 5 guest (family 26 model 2)
+ * the host slowed one vCPU or the other in spells of seconds: an 8-byte
+ * copy took 3.1-3.7 ns instead of 2.3-2.5, and the ratio of ucopy_memcpy
+ * to glibc on a repeated Memcpy_3 read 0.91-0.97 in slow runs and
+ * 1.03-1.04 in fast ones (docs/bench.md, "The host, second by second").
+ * Interleaving shares such a spell fairly between the variants but not
+ * the ratio's state, so the commands count the slow rounds of a cell.
+ * Short spells are common there: 2-second runs of two variants' 8-byte
+ * copies, either vCPU, found 6-13% of their rounds slow, and one run
+ * during a long spell 81%. */
+#define SLOW_ROUND_FACTOR 1.25
+/* @return : how many of r's rounds were slow rounds (0 with fewer than
+ *           10 rounds: no fastest tenth to speak of). */
+size_t measure_slow_rounds(const struct cell_result *r);
+
 #endif

@@ -54,6 +54,12 @@ for x in r:
 base = [x for x in r if x["variant"] == "movsb"]
 assert all(x["ratio"] == 1 and x["ratio_lo"] == 1 and x["ratio_hi"] == 1 for x in base), base
 assert all(x["rounds"] >= 6 for x in r), [x["rounds"] for x in r]
+# Slow rounds belong to a cell: the same count on the row of each variant.
+assert all(0 <= x["slow_rounds"] <= x["rounds"] for x in r), r
+cells = {}
+for x in r:
+    cells.setdefault((x["size"], x["distance"], x["src_align"]), set()).add(x["slow_rounds"])
+assert all(len(v) == 1 for v in cells.values()), cells
 assert {x["distance"] for x in r} == {1, 2048} and {x["size"] for x in r} == {64, 4352}
 ' "$out"
 
