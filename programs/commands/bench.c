@@ -832,25 +832,18 @@ static const char *variant_policy_text(const struct bench *b, const struct varia
 	return v->kind == VARIANT_POLICY ? b->pol_text[(uintptr_t)v->ctx] : NULL;
 }
 
-/* Under the table, when at least a quarter of the rounds were slow rounds
- * (measure.h): how many, and in how many cells.  A few percent are common
- * on a shared host and move a median little; a quarter moves it. */
+/* Under the table: measure_slow_note() over all cells' rounds. */
 static void write_slow_note(const struct bench *b, FILE *f)
 {
-	size_t rounds = 0, slow = 0, cells = 0, hit = 0;
+	size_t rounds = 0, slow = 0;
 	for (size_t i = 0; i < b->nrows; i += b->nvar) {
 		rounds += b->row[i].rounds;
 		slow += b->row[i].slow_rounds;
-		cells++;
-		hit += b->row[i].slow_rounds > 0;
 	}
-	if (!rounds || slow * 4 < rounds)
-		return;
-	fprintf(f, "# slowed core: in %zu of %zu rounds (%.0f%%, %zu of %zu cells) every variant "
-		   "took >= %.2fx its fastest tenth;\n"
-		   "# a host that shares the core does that, and a ratio can differ between the "
-		   "two states: rerun, or pin (docs/bench.md, \"The host, second by second\")\n",
-		slow, rounds, 100.0 * (double)slow / (double)rounds, hit, cells, SLOW_ROUND_FACTOR);
+	char note[512];
+	measure_slow_note(note, sizeof note, slow, rounds);
+	if (note[0])
+		fprintf(f, "# %s\n", note);
 }
 
 static void write_table(const struct bench *b, FILE *f)

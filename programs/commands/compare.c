@@ -552,6 +552,10 @@ static void print_text(const struct compare *c, const struct workload *w,
 	if (isfinite(ghz))
 		printf(" (%.3f GHz)", ghz);
 	printf("; seed %llu\n", (unsigned long long)c->seed);
+	char slow[512];
+	measure_slow_note(slow, sizeof slow, measure_slow_rounds(r), r->rounds);
+	if (slow[0])
+		printf("host      %s\n", slow);
 
 	for (int i = 0; i < 2; i++)
 		print_block(c, w, r, &s[i], i);
@@ -654,6 +658,7 @@ static void print_json(const struct compare *c, const struct workload *w,
 	json_key(&j, "seed"); json_uint(&j, c->seed);
 	json_key(&j, "timer"); json_string(&j, timer_name());
 	json_key(&j, "rounds"); json_uint(&j, r->rounds);
+	json_key(&j, "slow_rounds"); json_uint(&j, measure_slow_rounds(r));
 	json_key(&j, "batch_mean");
 	json_double(&j, r->rounds ? (double)r->v[0].copies / (double)r->rounds : NAN);
 	json_end_object(&j);

@@ -1042,3 +1042,16 @@ size_t measure_slow_rounds(const struct cell_result *r)
 	free(fast);
 	return slow;
 }
+
+void measure_slow_note(char *buf, size_t len, size_t slow, size_t rounds)
+{
+	if (!rounds || slow * 4 < rounds) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "%zu of %zu rounds (%.0f%%) ran on a slowed core (every variant at "
+		 ">= %.2fx its fastest tenth): a host that shares the core does that, and a "
+		 "ratio can differ between the two states; rerun, or pin (docs/bench.md, "
+		 "\"The host, second by second\")",
+		 slow, rounds, 100.0 * (double)slow / (double)rounds, SLOW_ROUND_FACTOR);
+}

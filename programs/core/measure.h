@@ -270,5 +270,10 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 /* @return : how many of r's rounds were slow rounds (0 with fewer than
  *           10 rounds: no fastest tenth to speak of). */
 size_t measure_slow_rounds(const struct cell_result *r);
+/* When `slow` of `rounds` is a quarter or more, a sentence that says so
+ * and what it means, for the commands to print; else "".  A few percent
+ * are common on a shared host and move a median little; a quarter moves
+ * it. */
+void measure_slow_note(char *buf, size_t len, size_t slow, size_t rounds);
 
 #endif

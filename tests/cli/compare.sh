@@ -51,6 +51,7 @@ r = d["ratio"]
 assert r["lo"] <= r["est"] <= r["hi"] and r["level"] == 0.95
 assert d["verdict"]["kind"] in ("equivalent", "inconclusive")
 assert d["config"]["workload"] == "sizes:4K" and d["config"]["rounds"] >= 20
+assert 0 <= d["config"]["slow_rounds"] <= d["config"]["rounds"], d["config"]
 ' "$out"
 
 # The text: a perf-stat block for each side, the ratio, the verdict.
