@@ -213,8 +213,11 @@ struct arm {
 	struct measure *m;
 	/* Bar 5, per bar 1..4: ucopy_try against ucopy_memcpy. */
 	struct tally try_[5];
-	/* Rounds measured, and slow ones (measure.h), since the last reset. */
+	/* Since the bar began: rounds measured, and slow ones (measure.h);
+	 * the host probe before each cell. */
 	size_t rounds, slow_rounds;
+	double probe[512];
+	unsigned nprobe;
 	char lines[8][512];    /* BAR lines, printed at the end */
 	unsigned nlines;
 };
@@ -263,12 +266,34 @@ static size_t half_of(const struct cell_result *r, size_t i, int half, double *b
 	return n;
 }
 
+/* The host's state of this core now: glibc's 8-byte copy in a loop, ns per
+ * copy, the median of 15 batches of 2048 (about 0.1 ms).  A core the host
+ * slows in spells (docs/bench.md, "The host, second by second") shows in it
+ * across cells and processes, where measure_slow_rounds() sees only the
+ * spells that begin or end inside one cell. */
+static double host_probe(void)
+{
+	static unsigned char from[64], to[64];
+	void *(*volatile copy)(void *, const void *, size_t) = memcpy;
+	volatile size_t n = 8;
+	double t[15];
+	for (int k = 0; k < 15; k++) {
+		uint64_t t0 = timer_now();
+		for (int i = 0; i < 2048; i++)
+			copy(to, from, n);
+		t[k] = timer_ns(timer_now() - t0) / 2048;
+	}
+	return stats_median(t, 15);
+}
+
 static void measure(struct arm *a, const struct variant *v, size_t nv,
 		    const struct cell *c, double seconds, unsigned min_rounds,
 		    struct cell_result *r)
 {
 	struct measure_opts o = { .seconds = seconds, .min_rounds = min_rounds };
 	char err[256];
+	if (a->nprobe < sizeof a->probe / sizeof a->probe[0])
+		a->probe[a->nprobe++] = host_probe();
 	if (measure_cell(a->m, v, nv, c, &o, r, err, sizeof err))
 		die("measuring", err);
 	a->rounds += r->rounds;
@@ -666,6 +691,27 @@ static void bar_cold(struct arm *a)
 		 100 / t_own.worst_est, t_own.worst_at, verdict_names[tally_verdict(&t)]);
 }
 
+/* After a bar: the host probe's range, how many cells began on a slowed
+ * core (the probe at SLOW_ROUND_FACTOR times the bar's fastest or more),
+ * and the slow rounds within cells.  A bar that ran slowed in large part
+ * measured the host as much as ucopy; the probe's ns compare processes. */
+static void host_line(const struct arm *a)
+{
+	if (!a->nprobe)
+		return;
+	double lo = a->probe[0], hi = a->probe[0];
+	for (unsigned i = 1; i < a->nprobe; i++) {
+		lo = fmin(lo, a->probe[i]);
+		hi = fmax(hi, a->probe[i]);
+	}
+	unsigned slowed = 0;
+	for (unsigned i = 0; i < a->nprobe; i++)
+		slowed += a->probe[i] >= SLOW_ROUND_FACTOR * lo;
+	printf("(host: an 8-byte glibc copy took %.2f-%.2f ns before the cells, %u of %u cells "
+	       "began on a slowed core; %zu of %zu rounds slowed within a cell)\n",
+	       lo, hi, slowed, a->nprobe, a->slow_rounds, a->rounds);
+}
+
 /*-----   Bar 5, from the others' cells   -----*/
 
 static void bar_try(struct arm *a)
@@ -737,13 +783,10 @@ static int run_arm(struct arm *a)
 			double tb = clock_seconds();
 			fprintf(stderr, "bench_bars: arm %s, bar %d...\n", a->name, b);
 			a->rounds = a->slow_rounds = 0;
+			a->nprobe = 0;
 			bar_fn[b](a);
-			/* A bar whose rounds ran on a slowed core in large part
-			 * measured the host as much as ucopy (docs/bench.md, "The
-			 * host, second by second"). */
-			printf("(bar %d: %.0f s; %zu of %zu rounds on a slowed core, %.0f%%)\n", b,
-			       clock_seconds() - tb, a->slow_rounds, a->rounds,
-			       a->rounds ? 100.0 * (double)a->slow_rounds / (double)a->rounds : 0.0);
+			printf("(bar %d: %.0f s)\n", b, clock_seconds() - tb);
+			host_line(a);
 		}
 	bar_try(a);
 	measure_free(a->m);

@@ -393,6 +393,14 @@ static void test_slow_rounds(void)
 	b[30] *= 1.1;
 	CHECK(measure_slow_rounds(&r) == 8, "%zu slow rounds, expected 8",
 	      measure_slow_rounds(&r));
+	r.nvariants = 1;
+	CHECK(measure_slow_rounds(&r) == 0, "one variant: %zu slow rounds",
+	      measure_slow_rounds(&r));
+	r.nvariants = 2;
+	r.rounds = 10;
+	a[5] = b[5] = 100;
+	CHECK(measure_slow_rounds(&r) == 1, "10 rounds, one slow: %zu",
+	      measure_slow_rounds(&r));
 	r.rounds = 9;
 	CHECK(measure_slow_rounds(&r) == 0, "9 rounds: no fastest tenth, yet %zu",
 	      measure_slow_rounds(&r));

@@ -1025,7 +1025,7 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 
 size_t measure_slow_rounds(const struct cell_result *r)
 {
-	if (r->rounds < 10 || r->nvariants == 0)
+	if (r->rounds < 10 || r->nvariants < 2)
 		return 0;
 	double *fast = malloc(r->nvariants * sizeof *fast);
 	if (!fast)

@@ -265,10 +265,14 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
  * the ratio's state, so the commands count the slow rounds of a cell.
  * Short spells are common there: 2-second runs of two variants' 8-byte
  * copies, either vCPU, found 6-13% of their rounds slow, and one run
- * during a long spell 81%. */
+ * during a long spell 81%.  The yardstick is the cell's own fastest tenth:
+ * a cell slowed from start to end reads 0 (compare GB/s between runs, or
+ * bench_bars' host probe, for that). */
 #define SLOW_ROUND_FACTOR 1.25
-/* @return : how many of r's rounds were slow rounds (0 with fewer than
- *           10 rounds: no fastest tenth to speak of). */
+/* @return : how many of r's rounds were slow rounds; 0 with fewer than 10
+ *           rounds (no fastest tenth to speak of), with one variant (its
+ *           own noise cannot be told from the core's) and when out of
+ *           memory. */
 size_t measure_slow_rounds(const struct cell_result *r);
 /* When `slow` of `rounds` is a quarter or more, a sentence that says so
  * and what it means, for the commands to print; else "".  A few percent
