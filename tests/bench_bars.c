@@ -69,9 +69,9 @@
  * every process's verdict and the median process's (the worse of the two
  * middle ones for an even count).  What differs between processes is
  * mostly the host's state of the core, which changes within seconds: each
- * bar's closing line says how many of its rounds ran on a slowed core
- * (measure_slow_rounds(), measure.h); a verdict from a process with many
- * is the host's as much as ucopy's.
+ * bar ends with a host line (host_probe() before every cell, and
+ * measure_slow_rounds() within cells); a verdict from a process whose
+ * cells ran slowed is the host's as much as ucopy's.
  *
  * Usage: bench_bars [--seconds S] [--processes N] [--profile FILE]
  *                   [--bars LIST] [--arms LIST] [--seed N]

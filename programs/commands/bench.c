@@ -990,6 +990,7 @@ static void write_csv(const struct bench *b, FILE *f)
 		v[23][0] = '\0';
 		if (d)
 			snprintf(v[23], 48, "%zu", seq_at(b, w->seq)->len);
+		snprintf(v[25], 48, "%zu", w->slow_rounds);
 		for (size_t k = NKEYS; k < ncol; k++)
 			fmt_raw(v[k], 48, w->s.per_copy[CTR_COUNT + (k - NKEYS)]);
 		for (size_t k = 0; k < ncol; k++)
@@ -997,7 +998,6 @@ static void write_csv(const struct bench *b, FILE *f)
 		cells[0] = b->var[w->variant].name;
 		cells[2] = d && b->have_dist ? b->dist_path : "";
 		cells[24] = d && b->have_replay ? b->replay_path : "";
-		snprintf(v[25], 48, "%zu", w->slow_rounds);
 		csv_row(f, ncol, cells);
 	}
 }

@@ -1046,7 +1046,8 @@ size_t measure_slow_rounds(const struct cell_result *r)
 void measure_slow_note(char *buf, size_t len, size_t slow, size_t rounds)
 {
 	if (!rounds || slow * 4 < rounds) {
-		snprintf(buf, len, "%s", "");
+		if (len)
+			buf[0] = '\0';
 		return;
 	}
 	snprintf(buf, len, "%zu of %zu rounds (%.0f%%) ran on a slowed core (every variant at "
