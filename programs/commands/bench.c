@@ -138,6 +138,7 @@ struct bench {
 	/* Progress. */
 	size_t cells, cell;
 	double started, last_progress, cell_seconds;
+	double elapsed;             /* the measurement's seconds, by its own clock */
 	int progress;
 };
 
@@ -791,6 +792,7 @@ static int measure_all(struct bench *b)
 			}
 	if (b->progress)
 		fprintf(stderr, "\r%40s\r", "");
+	b->elapsed = clock_seconds() - b->started;
 	free(sum);
 	measure_free(m);
 	return rc;
@@ -1087,6 +1089,7 @@ static void write_json(const struct bench *b, FILE *f)
 	json_offsets(&j, "distance", &b->distance, b->have_distance);
 	json_key(&j, "cache"); json_string(&j, cache_name(b->cache));
 	json_key(&j, "seconds"); json_double(&j, b->seconds);
+	json_key(&j, "elapsed_seconds"); json_double(&j, b->elapsed);
 	json_key(&j, "seed"); json_uint(&j, b->seed);
 	json_key(&j, "timer"); json_string(&j, timer_name());
 	json_key(&j, "tsc_ghz"); json_double(&j, timer_tsc_ghz());
