@@ -29,6 +29,53 @@ static const char *const entry_kernel[UCOPY_NENTRIES] = { "sse2", "avx2", "avx51
 
 static unsigned char src[10000], dst[10000];
 
+#ifdef UCOPY_PORT_x86_64
+/* The fast entries' layout (asm.h, KERNEL_ENTRY): 13 bytes of compare and
+ * branch that run straight into the body, the body's first `head` bytes in
+ * the entry's line; the try body placed in its line as the plain one.  A
+ * layout that drifts copies correctly and only runs slower, so nothing else
+ * would notice (avx512 without its head: ucopy_memcpy's 64 and 128 byte
+ * copies took 1.11-1.25x glibc's time instead of 1.03-1.09x, Zen 5 guest;
+ * docs/performance.md, "The fast path by lines"). */
+#define ENTRY_SYMS(name)                                          \
+	extern const unsigned char ucopy_memcpy_##name[] HIDDEN; \
+	extern const unsigned char ucopy_try_##name[] HIDDEN
+ENTRY_SYMS(sse2);
+ENTRY_SYMS(avx2);
+ENTRY_SYMS(avx512);
+
+static void layout(void)
+{
+	static const struct {
+		const char *name;
+		const unsigned char *entry, *try_entry;
+		const void *body, *try_body;
+		unsigned head;
+	} e[] = {
+		{ "sse2", ucopy_memcpy_sse2, ucopy_try_sse2, (const void *)ucopy_k_sse2,
+		  (const void *)ucopy_t_sse2, 0 },
+		{ "avx2", ucopy_memcpy_avx2, ucopy_try_avx2, (const void *)ucopy_k_avx2,
+		  (const void *)ucopy_t_avx2, 0 },
+		{ "avx512", ucopy_memcpy_avx512, ucopy_try_avx512,
+		  (const void *)ucopy_k_avx512, (const void *)ucopy_t_avx512, 13 },
+	};
+	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
+		uintptr_t body = (uintptr_t)e[i].body, try_body = (uintptr_t)e[i].try_body;
+		CHECK((uintptr_t)e[i].entry + 13 == body, "%s: the entry is not 13 bytes "
+		      "before the body", e[i].name);
+		CHECK((uintptr_t)e[i].try_entry + 13 == try_body, "%s: the try entry is not "
+		      "13 bytes before the try body", e[i].name);
+		CHECK((body + e[i].head) % 64 == 0, "%s: the body's %u-byte head does not "
+		      "end a line (it starts %u bytes into one)", e[i].name, e[i].head,
+		      (unsigned)(body % 64));
+		CHECK(body % 64 == try_body % 64, "%s: the bodies start %u and %u bytes into "
+		      "their lines", e[i].name, (unsigned)(body % 64),
+		      (unsigned)(try_body % 64));
+	}
+	check_group("entry: each fast entry runs into its body, laid out by lines");
+}
+#endif
+
 static void copies(void)
 {
 	static const size_t big[] = { 2047, 2048, 2049, 4095, 4096, 4097, 9000 };
@@ -167,6 +214,7 @@ int main(void)
 #else
 int main(void)
 {
+	layout();
 	run("entry: default policy takes the fast entry the resolver chose", NULL);
 	run("entry: UCOPY_POLICY starting with another kernel", "64:word,movsb");
 	run("entry: UCOPY_POLICY with one rule (sse2)", "sse2");

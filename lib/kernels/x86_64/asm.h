@@ -23,10 +23,13 @@
 /* A hidden function: internal to libucopy, reached through the kernel table. */
 #define FUNC(name)                      \
 	.text;                          \
+	.p2align 5;                     \
+	FUNC_HERE(name)
+/* The same where the code stands: a body right after its fast entry. */
+#define FUNC_HERE(name)                 \
 	.globl name;                    \
 	.hidden name;                   \
 	.type name, @function;          \
-	.p2align 5;                     \
 name:
 
 #define END(name) .size name, . - name
@@ -62,39 +65,45 @@ FUNC(ucopy_t_##name);                   \
 	name##_body 1;                  \
 END(ucopy_t_##name)
 
-/* KERNEL_ENTRY(name, idx): KERNEL(name), each body preceded by a fast entry
- * that ucopy_memcpy / ucopy_try resolve to (a GNU IFUNC, entry.S) on a CPU
- * where auto's first kernel is this one.  The entry is one compare and
+/* KERNEL_ENTRY(name, idx, head): KERNEL(name), each body preceded by a fast
+ * entry that ucopy_memcpy / ucopy_try resolve to (a GNU IFUNC, entry.S) on a
+ * CPU where auto's first kernel is this one.  The entry is one compare and
  * branch: sizes below ucopy_entry_limit[idx] (ucopy_try_entry_limit[idx])
  * fall through into the body, the others jump to the generic entry.
  * dispatch.c sets the word to the active policy's first limit when its first
  * kernel is this one, whatever chose the policy (auto, UCOPY_POLICY, a
  * profile), and leaves it 0 otherwise: then every size takes the generic
- * path.  The entry is 13 bytes (7 + a rel32 jae: its target is in another
- * object) placed at the end of a 64-byte line, so that the body still starts
- * one, as KERNEL's do; the .p2align after it pads only if that ever changes. */
-#define FAST_ENTRY(sym, words, idx, generic)    \
-	.p2align 6;                             \
-	.skip 51, 0xcc;                         \
-	.globl sym;                             \
-	.hidden sym;                            \
-	.hidden generic;                        \
-	.type sym, @function;                   \
-sym:                                            \
-	cmp	words+8*idx(%rip), %rdx;        \
-	jae	generic;                        \
-	.size sym, . - sym;                     \
-	.p2align 6
+ * path.
+ *
+ * The entry is 13 bytes (7 + a rel32 jae: its target is in another object)
+ * and ends `head` bytes before a 64-byte line: the body's first `head`
+ * bytes, its size dispatch, share the entry's line, and the rest of the body
+ * starts the next one, as it would after KERNEL's alignment.  With head 0 the
+ * body starts a line.  Both bodies get the same layout, so ucopy_try pays
+ * what ucopy_memcpy pays.  tests/test_entry.c checks that each entry runs
+ * straight into its body and that both bodies sit at the same place in a
+ * line. */
+#define FAST_ENTRY(sym, words, idx, generic, head)      \
+	.p2align 6;                                     \
+	.skip 51 - (head), 0xcc;                        \
+	.globl sym;                                     \
+	.hidden sym;                                    \
+	.hidden generic;                                \
+	.type sym, @function;                           \
+sym:                                                    \
+	cmp	words+8*idx(%rip), %rdx;                \
+	jae	generic;                                \
+	.size sym, . - sym
 
-#define KERNEL_ENTRY(name, idx)                                         \
+#define KERNEL_ENTRY(name, idx, head)                                   \
 	FAST_ENTRY(ucopy_memcpy_##name, ucopy_entry_limit, idx,         \
-		   ucopy_memcpy_generic);                               \
-FUNC(ucopy_k_##name);                                                   \
+		   ucopy_memcpy_generic, head);                         \
+FUNC_HERE(ucopy_k_##name);                                              \
 	name##_body 0;                                                  \
 END(ucopy_k_##name);                                                    \
 	FAST_ENTRY(ucopy_try_##name, ucopy_try_entry_limit, idx,        \
-		   ucopy_try_local);                                    \
-FUNC(ucopy_t_##name);                                                   \
+		   ucopy_try_local, head);                              \
+FUNC_HERE(ucopy_t_##name);                                              \
 	name##_body 1;                                                  \
 END(ucopy_t_##name)
 

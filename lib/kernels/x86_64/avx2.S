@@ -113,6 +113,6 @@
 	.endif
 .endm
 
-KERNEL_ENTRY(avx2, ENTRY_AVX2)
+KERNEL_ENTRY(avx2, ENTRY_AVX2, 0)
 
 	.section .note.GNU-stack, "", @progbits

@@ -50,6 +50,16 @@
  *            stored that way always, the tail cost 2-12% more where no
  *            page is in the way (docs/performance.md, "The page-crossing
  *            tail").
+ * Layout: the fast entry (asm.h) and the size dispatch share one 64-byte
+ * line, the short class fills the next and the 0 and 64..128 classes start
+ * the one after, so a copy up to 128 bytes runs through two lines, as
+ * glibc's does through one.  Laid out as it fell (the 64..128 class behind
+ * the short one, across a line's end), ucopy_memcpy took 1.11-1.25x glibc's
+ * time at 64 and 128 bytes with both sides on a line's start and 1.03-1.09x
+ * this way; on the fleetbench files repeated, the geomean of its ratios
+ * went from 0.91-1.01 to 0.87-0.98 and the worst file from 0.96-1.04 to
+ * 0.92-1.02, unlearnable unchanged (Zen 5 guest, family 26 model 2;
+ * docs/performance.md, "The fast path by lines").
  * Only zmm16-23 (ymm16/xmm16 in the short classes) are used: EVEX-only
  * registers leave the upper state of ymm0-15 clean, so no path needs a
  * vzeroupper.
@@ -89,15 +99,20 @@
 .endm
 
 .macro avx512_body try
+	/* The head: 13 bytes, the end of the fast entry's line (asm.h,
+	 * KERNEL_ENTRY's head).  The ja is a rel8 to the third line. */
 	mov	%rdi, %rax
 	/* 1..63 here; 0 goes with the large sizes, as n - 1 wraps. */
 	lea	-1(%rdx), %rcx
 	cmp	$62, %rcx
 	ja	.Lgt63_or_0_\try
+	/* The short class: one line, 60 bytes (the ja's to .Ledge are rel8). */
+	.p2align 6
 	PAGE_END_TEST %esi, .Ledge_\try
 	PAGE_END_TEST %edi, .Ledge_\try
 	MASKED_MOVE \try
-
+	/* 0 and 64..128 in the next line, 53 bytes. */
+	.p2align 6
 .Lgt63_or_0_\try:
 	test	%rdx, %rdx
 	jz	.Ldone_\try
@@ -108,7 +123,20 @@
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm17, -64(%rdi,%rdx))
 	RET
-
+	/* 1..63 bytes within 64 of the end of a page at src or dst: here,
+	 * within a rel8's reach of the short class. */
+.Ledge_\try:
+	cmp	$32, %edx
+	jae	.L32_63_\try
+	cmp	$16, %edx
+	jae	.L16_31_\try
+	GPR_LT16 \try, ucopy_fixup_tail
+.L32_63_\try:
+	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 32, %ymm16, %ymm17
+	RET
+.L16_31_\try:
+	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 16, %xmm16, %xmm17
+	RET
 .Lgt128_\try:
 	EX(ucopy_fixup_tail, vmovdqu64 64(%rsi), %zmm17)
 	cmp	$256, %rdx
@@ -197,19 +225,6 @@
 .Ldone_\try:
 	RET
 
-	/* 1..63 bytes within 64 of the end of a page at src or dst */
-.Ledge_\try:
-	cmp	$32, %edx
-	jae	.L32_63_\try
-	cmp	$16, %edx
-	jae	.L16_31_\try
-	GPR_LT16 \try, ucopy_fixup_tail
-.L32_63_\try:
-	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 32, %ymm16, %ymm17
-	RET
-.L16_31_\try:
-	HEAD_TAIL \try, ucopy_fixup_tail, vmovdqu64, 16, %xmm16, %xmm17
-	RET
 .endm
 
 /* avx512_masks[n] = 2^n - 1 for n = 0..64: the low n bits set. */
@@ -226,6 +241,6 @@ avx512_masks:
 	.size avx512_masks, . - avx512_masks
 	.popsection
 
-KERNEL_ENTRY(avx512, ENTRY_AVX512)
+KERNEL_ENTRY(avx512, ENTRY_AVX512, 13)
 
 	.section .note.GNU-stack, "", @progbits

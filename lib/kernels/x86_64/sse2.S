@@ -43,6 +43,6 @@
 	RET
 .endm
 
-KERNEL_ENTRY(sse2, ENTRY_SSE2)
+KERNEL_ENTRY(sse2, ENTRY_SSE2, 0)
 
 	.section .note.GNU-stack, "", @progbits
