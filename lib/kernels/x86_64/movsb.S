@@ -8,14 +8,17 @@
  * for the sizes it hands to the avx2 kernel.
  *
  * One size class: the microcode picks its own strategy by size.  movsb_safe
- * adds one: when (dst - src) mod 4096 is 1..63, rep movsb on AMD Zen 3 runs
+ * adds two: from 128 bytes, a destination that does not start a cache line
+ * gets its first 64 bytes by xmm moves and rep movsb starts at the next
+ * line; and when (dst - src) mod 4096 is 1..63, rep movsb on AMD Zen 3 runs
  * ~25x slower (4352 bytes: ~2200 ns instead of ~85 ns, measured on this
  * project's machines, see docs/design.md), so those copies go to the avx2 kernel,
  * which has no such cliff.
  *
  * Fault discipline: a faulting rep movsb leaves rdi/rsi at the byte it
  * stopped at and rcx counting the bytes left: the shared tail's inputs, with
- * rcx moved to rdx.
+ * rcx moved to rdx.  movsb_safe's head loads all 64 bytes before it stores,
+ * with the cursors as passed, so its fixup restarts from the start.
  */
 #include "asm.h"
 
@@ -45,7 +48,29 @@ KERNEL(movsb)
 	jb	ucopy_k_avx2
 	.endif
 	mov	%rdi, %rax
-	mov	%rdx, %rcx
+	/* From 128 bytes a destination off a cache line's start gets its first
+	 * 64 bytes by xmm moves, and rep movsb the rest from the next line
+	 * (glibc 2.36 does the same): with dst 33 bytes into a line, 0.95x the
+	 * time at 2 KiB, 0.97x at 4 KiB, 0.99x at 16 KiB, 0.996x at 48 KiB, and
+	 * 0.995-1.008x with dst on a line's start, which skips it (`ucopy bench
+	 * --kernels movsb_safe,VARIANT --sizes 2K,4K,16K,48K --src-align 0,1
+	 * --dst-align 2048,2081`, two processes; Zen 5 guest, family 26 model
+	 * 2; docs/performance.md, "rep movsb from a line's start"). */
+	cmp	$128, %rdx
+	jb	1f
+	test	$63, %dil
+	jz	1f
+	EX(ucopy_fixup_tail, movdqu (%rsi), %xmm0)
+	EX(ucopy_fixup_tail, movdqu 16(%rsi), %xmm1)
+	EX(ucopy_fixup_tail, movdqu 32(%rsi), %xmm2)
+	EX(ucopy_fixup_tail, movdqu 48(%rsi), %xmm3)
+	EX(ucopy_fixup_tail, movdqu %xmm0, (%rdi))
+	EX(ucopy_fixup_tail, movdqu %xmm1, 16(%rdi))
+	EX(ucopy_fixup_tail, movdqu %xmm2, 32(%rdi))
+	EX(ucopy_fixup_tail, movdqu %xmm3, 48(%rdi))
+	/* dst[0..64) is committed: the cursors may move up to 63 bytes. */
+	ALIGN_DST 64
+1:	mov	%rdx, %rcx
 	EX(.Lfix_safe_\try, rep movsb)
 	RET
 	.if \try
