@@ -102,7 +102,7 @@ const struct ucopy_named ucopy_arch_named[] = {
 	{ "linux-6.4-rc1", linux_6_4_rc1 },
 	{ "linux-6.4", linux_6_4 },
 	{ "linux-6.6", linux_6_6 },
-	{ NULL },
+	{ NULL, NULL },
 };
 
 /*=====   auto   =====
