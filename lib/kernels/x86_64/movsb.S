@@ -60,14 +60,7 @@ KERNEL(movsb)
 	jb	1f
 	test	$63, %dil
 	jz	1f
-	EX(ucopy_fixup_tail, movdqu (%rsi), %xmm0)
-	EX(ucopy_fixup_tail, movdqu 16(%rsi), %xmm1)
-	EX(ucopy_fixup_tail, movdqu 32(%rsi), %xmm2)
-	EX(ucopy_fixup_tail, movdqu 48(%rsi), %xmm3)
-	EX(ucopy_fixup_tail, movdqu %xmm0, (%rdi))
-	EX(ucopy_fixup_tail, movdqu %xmm1, 16(%rdi))
-	EX(ucopy_fixup_tail, movdqu %xmm2, 32(%rdi))
-	EX(ucopy_fixup_tail, movdqu %xmm3, 48(%rdi))
+	XMM_BLOCK \try, ucopy_fixup_tail, movdqu
 	/* dst[0..64) is committed: the cursors may move up to 63 bytes. */
 	ALIGN_DST 64
 1:	mov	%rdx, %rcx
