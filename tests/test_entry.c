@@ -36,7 +36,9 @@ static unsigned char src[10000], dst[10000];
  * layout that drifts copies correctly and only runs slower, so nothing else
  * would notice (avx512 without its head: ucopy_memcpy's 64 and 128 byte
  * copies took 1.11-1.25x glibc's time instead of 1.03-1.09x, Zen 5 guest;
- * docs/performance.md, "The fast path by lines"). */
+ * docs/performance.md, "The fast path by lines").  Inside the body, the
+ * head's 13 bytes and the short class's line are held by .org lines at
+ * assembly time (avx512.S). */
 #define ENTRY_SYMS(name)                                          \
 	extern const unsigned char ucopy_memcpy_##name[] HIDDEN; \
 	extern const unsigned char ucopy_try_##name[] HIDDEN

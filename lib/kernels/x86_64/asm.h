@@ -84,6 +84,7 @@ END(ucopy_t_##name)
  * straight into its body and that both bodies sit at the same place in a
  * line. */
 #define FAST_ENTRY(sym, words, idx, generic, head)      \
+	.text;                                          \
 	.p2align 6;                                     \
 	.skip 51 - (head), 0xcc;                        \
 	.globl sym;                                     \

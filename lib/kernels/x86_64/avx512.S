@@ -99,20 +99,24 @@
 .endm
 
 .macro avx512_body try
+.Lhead_\try:
 	/* The head: 13 bytes, the end of the fast entry's line (asm.h,
-	 * KERNEL_ENTRY's head).  The ja is a rel8 to the third line. */
+	 * KERNEL_ENTRY's head).  The ja is a rel8 to the third line.  The
+	 * .org lines hold the layout at assembly time: one that grew stops
+	 * the build ("attempt to move .org backwards"), and one that shrank
+	 * falls through int3 padding into a crash in every test. */
 	mov	%rdi, %rax
 	/* 1..63 here; 0 goes with the large sizes, as n - 1 wraps. */
 	lea	-1(%rdx), %rcx
 	cmp	$62, %rcx
 	ja	.Lgt63_or_0_\try
+	.org	.Lhead_\try + 13, 0xcc
 	/* The short class: one line, 60 bytes (the ja's to .Ledge are rel8). */
-	.p2align 6
 	PAGE_END_TEST %esi, .Ledge_\try
 	PAGE_END_TEST %edi, .Ledge_\try
 	MASKED_MOVE \try
+	.org	.Lhead_\try + 13 + 64, 0xcc
 	/* 0 and 64..128 in the next line, 53 bytes. */
-	.p2align 6
 .Lgt63_or_0_\try:
 	test	%rdx, %rdx
 	jz	.Ldone_\try
