@@ -170,17 +170,14 @@ static const char *const verdict_names[] = { "PASS", "MARGINAL", "FAIL" };
  * the interval's lower end. */
 struct tally {
 	unsigned cells, misses, significant;
-	unsigned family;       /* significant at the family-wise level too */
 	double worst;          /* largest est / bound seen */
 	double worst_est, worst_bound;
 	char worst_at[96];
 	double log_sum;        /* of est, for a geometric mean */
 };
 
-/* fw, when not NULL, is the same cell's interval at the family-wise level
- * (family_level()): a miss beyond it is counted in family too. */
 static void tally_add(struct tally *t, const struct stats_interval *ci,
-		      const struct stats_interval *fw, double bound, const char *where)
+		      double bound, const char *where)
 {
 	t->cells++;
 	t->log_sum += log(ci->est);
@@ -188,8 +185,6 @@ static void tally_add(struct tally *t, const struct stats_interval *ci,
 		t->misses++;
 	if (ci->lo > bound)
 		t->significant++;
-	if (fw && fw->lo > bound)
-		t->family++;
 	if (t->cells == 1 || ci->est / bound > t->worst) {
 		t->worst = ci->est / bound;
 		t->worst_est = ci->est;
@@ -331,7 +326,7 @@ static void try_check(struct arm *a, int bar, const struct cell_result *r,
 	double bound = 1.02;
 	if (n < 64)
 		bound = fmax(bound, (un + 1.0) / un);
-	tally_add(&a->try_[bar], &ci, NULL, bound, where);
+	tally_add(&a->try_[bar], &ci, bound, where);
 }
 
 /*-----   Bar 1: fixed sizes, hot   -----*/
@@ -343,6 +338,7 @@ static void bar_fixed(struct arm *a)
 		entry_variant(&v[e], e);
 	double per_cell = a->seconds * bar_share[1] / (NFIXED * NPLACE);
 	struct tally le = { 0 };   /* ucopy / glibc <= 1.10 up to 256 B, else 1 */
+	unsigned family = 0;       /* misses beyond the family-wise interval */
 	double gm_log = 0;
 	unsigned gm_n = 0;
 	uint64_t f = ucopy_cpu()->features;
@@ -373,9 +369,11 @@ static void bar_fixed(struct arm *a)
 			struct stats_interval ci = paired(&r, E_GLIBC, E_UCOPY);
 			struct stats_interval fw = paired_at(&r, E_GLIBC, E_UCOPY,
 							     family_level(NFIXED * NPLACE));
+			double bound = n <= 256 ? 1.10 : 1.0;
 			char where[96];
 			snprintf(where, sizeof where, "%s (%s align)", sz, placements[p].name);
-			tally_add(&le, &ci, &fw, n <= 256 ? 1.10 : 1.0, where);
+			tally_add(&le, &ci, bound, where);
+			family += fw.lo > bound;
 			if (n >= 4096 && n <= 16384) {
 				gm_log += log(ci.est);
 				gm_n++;
@@ -399,7 +397,7 @@ static void bar_fixed(struct arm *a)
 		    "cells' family-wise 95%%); worst %.2fx its bound at %s; 4-16 KiB geomean "
 		    "%.2fx (%s): %s",
 		 a->name, le.cells - le.misses, le.cells, NFIXED, NPLACE, le.significant,
-		 le.family, le.cells, le.worst, le.worst_at, gm,
+		 family, le.cells, le.worst, le.worst_at, gm,
 		 zmm ? "needs <= 0.77 with free 512-bit stores" : "no bound without free 512-bit stores",
 		 verdict_names[vd]);
 }
@@ -454,7 +452,7 @@ static void bar_dist(struct arm *a)
 			cell_init_drawn(&c, &seq, CACHE_HOT);
 			measure(a, v, NENTRIES, &c, per_cell, 0, &r);
 			struct stats_interval ci = paired(&r, E_GLIBC, E_UCOPY);
-			tally_add(&t, &ci, NULL, bound, base);
+			tally_add(&t, &ci, bound, base);
 			try_check(a, 2, &r, E_UCOPY, E_TRY, (size_t)seq.mean_n, base);
 			char cis[40];
 			snprintf(cis, sizeof cis, "%.2f [%.2f,%.2f]", ci.est, ci.lo, ci.hi);
@@ -585,10 +583,10 @@ static void bar_cliff(struct arm *a)
 			/* glibc's comes first (E_GLIBC is 0): ucopy's bound is
 			 * the larger of 1.3 and what every copy pays here. */
 			if (e == E_GLIBC) {
-				tally_add(&tg, &ci, NULL, 1.3, where);
+				tally_add(&tg, &ci, 1.3, where);
 				glibc_cliff = fmax(1.3, ci.est);
 			} else if (e == E_UCOPY) {
-				tally_add(&t, &ci, NULL, glibc_cliff, where);
+				tally_add(&t, &ci, glibc_cliff, where);
 			}
 			med_ns[e] = ns[mid];
 			cliff_worst[e] = ci.est;
@@ -694,10 +692,10 @@ static void bar_cold(struct arm *a)
 		struct stats_interval ci, co;
 		size_t nheld = half_of(&r, E_UCOPY, 1, held_ucopy);
 		stats_paired_ratio(held_best, held_ucopy, half_of(&r, best, 1, held_best), LEVEL, &ci);
-		tally_add(&t, &ci, NULL, 1 / 0.95, sz);
+		tally_add(&t, &ci, 1 / 0.95, sz);
 		try_check(a, 4, &r, E_UCOPY, E_TRY, n, sz);
 		stats_paired_ratio(held_best, held_ucopy, half_of(&r, own, 1, held_best), LEVEL, &co);
-		tally_add(&t_own, &co, NULL, 1 / 0.95, sz);
+		tally_add(&t_own, &co, 1 / 0.95, sz);
 		free(sel_ns);
 		free(held_best);
 		free(held_ucopy);

@@ -72,6 +72,9 @@
  */
 #include "asm.h"
 
+/* The body's size dispatch, in bytes: it ends the fast entry's line. */
+#define HEAD 13
+
 /* Jumps to \target when the 64-byte window at \reg (rsi or rdi) runs into
  * the next page, where a masked-out byte could take the assist. */
 .macro PAGE_END_TEST reg, target
@@ -110,12 +113,12 @@
 	lea	-1(%rdx), %rcx
 	cmp	$62, %rcx
 	ja	.Lgt63_or_0_\try
-	.org	.Lhead_\try + 13, 0xcc
+	.org	.Lhead_\try + HEAD, 0xcc
 	/* The short class: one line, 60 bytes (the ja's to .Ledge are rel8). */
 	PAGE_END_TEST %esi, .Ledge_\try
 	PAGE_END_TEST %edi, .Ledge_\try
 	MASKED_MOVE \try
-	.org	.Lhead_\try + 13 + 64, 0xcc
+	.org	.Lhead_\try + HEAD + 64, 0xcc
 	/* 0 and 64..128 in the next line, 53 bytes. */
 .Lgt63_or_0_\try:
 	test	%rdx, %rdx
@@ -245,6 +248,6 @@ avx512_masks:
 	.size avx512_masks, . - avx512_masks
 	.popsection
 
-KERNEL_ENTRY(avx512, ENTRY_AVX512, 13)
+KERNEL_ENTRY(avx512, ENTRY_AVX512, HEAD)
 
 	.section .note.GNU-stack, "", @progbits
