@@ -100,8 +100,8 @@ static void test_roundtrip(void)
 
 	/* Random policies: format then parse gives the same policy. */
 	static const char *const names[] = { "byte", "word", "unrolled",
-		"movsq", "movsb", "movsb_safe", "sse2", "avx2", "avx512", "nt",
-		"libc" };
+		"movsq", "movsb", "movsb_aligned", "movsb_safe", "sse2", "avx2",
+		"avx512", "nt", "libc" };
 	unsigned seed = (unsigned)time(NULL);
 	printf("  random round trip seed %u\n", seed);
 	srand(seed);
@@ -556,10 +556,19 @@ static void test_fit(void)
 	n = ucopy_policy_fit(&p, F(SSE2), note, sizeof note);
 	ucopy_policy_format(&p, text, sizeof text);
 	CHECK(n == 2, "sse2 CPU: %d changes (%s)", n, note);
-	CHECK(!strcmp(text, "64:sse2,4K:movsb,1M:movsb,16M:movsq,nt"),
+	CHECK(!strcmp(text, "64:sse2,4K:movsb_aligned,1M:movsb,16M:movsq,nt"),
 	      "sse2 CPU: %s", text);
-	CHECK(strstr(note, "avx512 -> sse2") && strstr(note, "movsb_safe -> movsb"),
+	CHECK(strstr(note, "avx512 -> sse2") && strstr(note, "movsb_safe -> movsb_aligned"),
 	      "note: '%s'", note);
+
+	/* Nothing reported (a mask of none): the guard and the aligning head
+	 * both go, down to the instruction itself. */
+	p = before;
+	n = ucopy_policy_fit(&p, 0, note, sizeof note);
+	ucopy_policy_format(&p, text, sizeof text);
+	CHECK(!strncmp(text, "64:unrolled,4K:movsb,1M:movsb,", 30),
+	      "featureless CPU: %s", text);
+	CHECK(strstr(note, "movsb_safe -> movsb (") != NULL, "note: '%s'", note);
 
 	/* rep movsb and rep movsq run everywhere: they stay. */
 	ucopy_policy_parse(&p, "8:byte,64:word,movsb", err, sizeof err);

@@ -20,8 +20,12 @@ const struct ucopy_kernel ucopy_arch_kernels[] = {
 	 * FSRM only make them fast, which is for a policy to weigh. */
 	{ "movsq", "rep movsq, then rep movsb for the tail", 0, BODIES(movsq) },
 	{ "movsb", "rep movsb", 0, BODIES(movsb) },
+	/* The head's xmm moves are SSE2, x86-64's baseline. */
+	{ "movsb_aligned",
+	  "rep movsb, from 128 bytes with the destination from a cache line's start",
+	  UCOPY_F(SSE2), BODIES(movsb_aligned) },
 	{ "movsb_safe",
-	  "rep movsb, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
+	  "movsb_aligned, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
 	  UCOPY_F(ERMS) | UCOPY_F(AVX2), BODIES(movsb_safe) },
 	{ "sse2", "16-byte vectors, overlapping head and tail, aligned-store loop",
 	  UCOPY_F(SSE2), BODIES(sse2) },

@@ -18,6 +18,7 @@ KERNEL_DECL(word);
 KERNEL_DECL(unrolled);
 KERNEL_DECL(movsq);
 KERNEL_DECL(movsb);
+KERNEL_DECL(movsb_aligned);
 KERNEL_DECL(movsb_safe);
 KERNEL_DECL(sse2);
 KERNEL_DECL(avx2);

@@ -1,23 +1,26 @@
 /*
- * movsb.S - rep movsb, and movsb_safe: rep movsb unless src and dst sit at a
- * distance where it falls off a cliff.
+ * movsb.S - rep movsb three ways: as it is (movsb, the kernels' own
+ * instruction, which the Linux policies replay); with the destination from a
+ * cache line's start (movsb_aligned); and movsb_aligned unless src and dst
+ * sit at a distance where rep movsb falls off a cliff (movsb_safe).
  *
  * Assumptions: x86-64 SysV; DF clear (the ABI guarantees it); no alignment;
  * src and dst do not overlap.  rep movsb runs on every x86-64 and is fast
  * with ERMS (and for short sizes with FSRM).  movsb_safe needs AVX2 as well,
  * for the sizes it hands to the avx2 kernel.
  *
- * One size class: the microcode picks its own strategy by size.  movsb_safe
- * adds two: from 128 bytes, a destination that does not start a cache line
- * gets its first 64 bytes by xmm moves and rep movsb starts at the next
- * line; and when (dst - src) mod 4096 is 1..63, rep movsb on AMD Zen 3 runs
- * ~25x slower (4352 bytes: ~2200 ns instead of ~85 ns, measured on this
- * project's machines, see docs/design.md), so those copies go to the avx2 kernel,
- * which has no such cliff.
+ * One size class: the microcode picks its own strategy by size.
+ * movsb_aligned adds one: from 128 bytes, a destination that does not start
+ * a cache line gets its first 64 bytes by xmm moves and rep movsb starts at
+ * the next line.  movsb_safe adds another: when (dst - src) mod 4096 is
+ * 1..63, rep movsb on AMD Zen 3 runs ~25x slower (4352 bytes: ~2200 ns
+ * instead of ~85 ns, measured on this project's machines, see
+ * docs/design.md), so those copies go to the avx2 kernel, which has no such
+ * cliff.
  *
  * Fault discipline: a faulting rep movsb leaves rdi/rsi at the byte it
  * stopped at and rcx counting the bytes left: the shared tail's inputs, with
- * rcx moved to rdx.  movsb_safe's head loads all 64 bytes before it stores,
+ * rcx moved to rdx.  The aligning head loads all 64 bytes before it stores,
  * with the cursors as passed, so its fixup restarts from the start.
  */
 #include "asm.h"
@@ -36,6 +39,39 @@
 
 KERNEL(movsb)
 
+/* The destination from a cache line's start: tag names the kernel, for the
+ * fixup's label. */
+.macro movsb_aligned_body try, tag=aligned
+	mov	%rdi, %rax
+	/* From 128 bytes a destination off a cache line's start gets its first
+	 * 64 bytes by xmm moves, and rep movsb the rest from the next line
+	 * (glibc 2.36 does the same): with dst 33 bytes into a line, 0.95x the
+	 * time at 2 KiB, 0.97x at 4 KiB, 0.99x at 16 KiB, 0.996x at 48 KiB, and
+	 * 0.995-1.008x with dst on a line's start, which skips it (`ucopy bench
+	 * --kernels movsb_safe,VARIANT --sizes 2K,4K,16K,48K --src-align 0,1
+	 * --dst-align 2048,2081`, two processes); hot 4 MiB with dst 2081 and
+	 * src 1, 0.79-0.85x plain rep movsb's time, where both buffers fit in
+	 * the L3 but not the L2 (Zen 5 guest, family 26 model 2;
+	 * docs/performance.md, "rep movsb from a line's start"). */
+	cmp	$128, %rdx
+	jb	1f
+	test	$63, %dil
+	jz	1f
+	XMM_BLOCK \try, ucopy_fixup_tail, movdqu
+	/* dst[0..64) is committed: the cursors may move up to 63 bytes. */
+	ALIGN_DST 64
+1:	mov	%rdx, %rcx
+	EX(.Lfix_\tag\()_\try, rep movsb)
+	RET
+	.if \try
+.Lfix_\tag\()_\try:
+	mov	%rcx, %rdx
+	jmp	ucopy_fixup_tail
+	.endif
+.endm
+
+KERNEL(movsb_aligned)
+
 .macro movsb_safe_body try
 	mov	%edi, %ecx
 	sub	%esi, %ecx
@@ -47,30 +83,7 @@ KERNEL(movsb)
 	.else
 	jb	ucopy_k_avx2
 	.endif
-	mov	%rdi, %rax
-	/* From 128 bytes a destination off a cache line's start gets its first
-	 * 64 bytes by xmm moves, and rep movsb the rest from the next line
-	 * (glibc 2.36 does the same): with dst 33 bytes into a line, 0.95x the
-	 * time at 2 KiB, 0.97x at 4 KiB, 0.99x at 16 KiB, 0.996x at 48 KiB, and
-	 * 0.995-1.008x with dst on a line's start, which skips it (`ucopy bench
-	 * --kernels movsb_safe,VARIANT --sizes 2K,4K,16K,48K --src-align 0,1
-	 * --dst-align 2048,2081`, two processes; Zen 5 guest, family 26 model
-	 * 2; docs/performance.md, "rep movsb from a line's start"). */
-	cmp	$128, %rdx
-	jb	1f
-	test	$63, %dil
-	jz	1f
-	XMM_BLOCK \try, ucopy_fixup_tail, movdqu
-	/* dst[0..64) is committed: the cursors may move up to 63 bytes. */
-	ALIGN_DST 64
-1:	mov	%rdx, %rcx
-	EX(.Lfix_safe_\try, rep movsb)
-	RET
-	.if \try
-.Lfix_safe_\try:
-	mov	%rcx, %rdx
-	jmp	ucopy_fixup_tail
-	.endif
+	movsb_aligned_body \try, safe
 .endm
 
 KERNEL(movsb_safe)
