@@ -429,6 +429,13 @@ static void test_named(void)
 
 /*=====   auto   =====*/
 
+/* rep movsb with nothing in front of it that routes the aliasing distances
+ * around it. */
+static int unguarded(const struct ucopy_kernel *k)
+{
+	return !strcmp(k->name, "movsb") || !strcmp(k->name, "movsb_aligned");
+}
+
 static void check_auto(uint64_t f, const char *label)
 {
 	struct ucopy_policy p;
@@ -449,26 +456,31 @@ static void check_auto(uint64_t f, const char *label)
 		/* avx512 only where 512-bit stores cost no clock. */
 		CHECK(strcmp(k->name, "avx512") || (f & F(AVX_VNNI)),
 		      "auto (%s) picks avx512 without avx_vnni: %s", label, text);
-		/* Plain rep movsb is only ever allowed below 64 bytes, or for
-		 * the running CPU's row past 128 KiB, where a row measured that
-		 * the aliasing guard no longer pays (Zen 5). */
+		/* rep movsb without the aliasing guard is only ever allowed
+		 * below 64 bytes, or for the running CPU's row past 128 KiB,
+		 * where a row measured that the guard no longer pays (Zen 5);
+		 * and beyond 64 bytes as movsb_aligned wherever it runs. */
 		size_t from = i ? p.rule[i - 1].limit : 0;
-		CHECK(strcmp(k->name, "movsb") || p.rule[i].limit <= 64 ||
+		CHECK(!unguarded(k) || p.rule[i].limit <= 64 ||
 		      (f == ucopy_cpu()->features && from >= ((size_t)128 << 10)),
-		      "auto (%s) picks movsb from %zu: %s", label, from, text);
+		      "auto (%s) picks %s from %zu: %s", label, k->name, from, text);
+		CHECK(strcmp(k->name, "movsb") || p.rule[i].limit <= 64 ||
+		      !ucopy_kernel_supported(ucopy_kernel_find("movsb_aligned"), f),
+		      "auto (%s) picks plain movsb from %zu where movsb_aligned runs: %s",
+		      label, from, text);
 	}
 	size_t probe[] = { 64, 65, 127, 128, 2047, 2048, 2049, 4096, 4352,
 			   65536, (size_t)1 << 20, (size_t)32 << 20,
 			   ((size_t)32 << 20) + 1, (size_t)1 << 30, SIZE_MAX };
 	for (size_t i = 0; i < sizeof probe / sizeof probe[0]; i++) {
 		const struct ucopy_kernel *k = ucopy_policy_kernel(&p, probe[i]);
-		CHECK(strcmp(k->name, "movsb") ||
+		CHECK(!unguarded(k) ||
 		      (f == ucopy_cpu()->features && probe[i] >= ((size_t)128 << 10)),
-		      "auto (%s) at %zu: movsb (%s)", label, probe[i], text);
+		      "auto (%s) at %zu: %s (%s)", label, probe[i], k->name, text);
 	}
 	const struct ucopy_kernel *z = ucopy_kernel_find("avx512");
 	int zmm = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI));
-	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX))) {
+	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX)) && (f & F(SSE2))) {
 		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2) in
 		 * the default row; the running CPU's row (ucopy_auto_explain)
 		 * may take it further, never below 2 KiB. */

@@ -26,7 +26,7 @@ const struct ucopy_kernel ucopy_arch_kernels[] = {
 	  UCOPY_F(SSE2), BODIES(movsb_aligned) },
 	{ "movsb_safe",
 	  "movsb_aligned, but avx2 when (dst - src) mod 4096 is 1..63 (the Zen 3 cliff)",
-	  UCOPY_F(ERMS) | UCOPY_F(AVX2), BODIES(movsb_safe) },
+	  UCOPY_F(ERMS) | UCOPY_F(AVX2) | UCOPY_F(SSE2), BODIES(movsb_safe) },
 	{ "sse2", "16-byte vectors, overlapping head and tail, aligned-store loop",
 	  UCOPY_F(SSE2), BODIES(sse2) },
 	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",

@@ -184,8 +184,9 @@ static const struct auto_row rows[] = {
 	{ { "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)",
 	    "avx512 to 16 KiB (1.3-1.8x rep movsb's speed hot at 4-16 KiB, 2-7% slower cold); "
 	    "movsb_safe to 192 KiB, movsb_aligned beyond (the guard's loop took 1.2-1.3x its "
-	    "time at 256 KiB; plain rep movsb 1.18-1.27x at 4 MiB off a line); no streaming stores (rep movsb 12-20% ahead of nt512 cold at "
-	    "16-256 MiB); docs/performance-zen5.md" },
+	    "time at 256 KiB; plain rep movsb 1.03-1.10x movsb_aligned's at 4 MiB off a line); "
+	    "no streaming stores (rep movsb 12-20% ahead of nt512 cold at 16-256 MiB); "
+	    "docs/performance-zen5.md" },
 	  16 * KIB, 0, 192 * KIB },
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
 	    "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "

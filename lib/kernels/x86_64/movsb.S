@@ -49,10 +49,12 @@ KERNEL(movsb)
 	 * time at 2 KiB, 0.97x at 4 KiB, 0.99x at 16 KiB, 0.996x at 48 KiB, and
 	 * 0.995-1.008x with dst on a line's start, which skips it (`ucopy bench
 	 * --kernels movsb_safe,VARIANT --sizes 2K,4K,16K,48K --src-align 0,1
-	 * --dst-align 2048,2081`, two processes); hot 4 MiB with dst 2081 and
-	 * src 1, 0.79-0.85x plain rep movsb's time, where both buffers fit in
-	 * the L3 but not the L2 (Zen 5 guest, family 26 model 2;
-	 * docs/performance.md, "rep movsb from a line's start"). */
+	 * --dst-align 2048,2081`, two processes); against plain rep movsb, with
+	 * dst off a line and far from src, 0.91-0.97x at 4 MiB (where both
+	 * buffers fit in the L3 but not the L2) and 0.95-0.98x at 64 MiB, about
+	 * 1.01x where dst is 1..63 bytes after src (Zen 5 guest, family 26
+	 * model 2; docs/performance.md, "rep movsb from a line's start" and
+	 * "movsb_aligned: the same head without the guard"). */
 	cmp	$128, %rdx
 	jb	1f
 	test	$63, %dil
