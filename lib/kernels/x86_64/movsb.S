@@ -25,22 +25,27 @@
  */
 #include "asm.h"
 
-.macro movsb_body try
-	mov	%rdi, %rax
+/* rep movsb of rdx bytes and the return, with its fixup; tag names the
+ * kernel, for the fixup's label. */
+.macro REP_MOVSB try, tag
 	mov	%rdx, %rcx
-	EX(.Lfix_\try, rep movsb)
+	EX(.Lfix_\tag\()_\try, rep movsb)
 	RET
 	.if \try
-.Lfix_\try:
+.Lfix_\tag\()_\try:
 	mov	%rcx, %rdx
 	jmp	ucopy_fixup_tail
 	.endif
 .endm
 
+.macro movsb_body try
+	mov	%rdi, %rax
+	REP_MOVSB \try, plain
+.endm
+
 KERNEL(movsb)
 
-/* The destination from a cache line's start: tag names the kernel, for the
- * fixup's label. */
+/* The destination from a cache line's start; tag as REP_MOVSB's. */
 .macro movsb_aligned_body try, tag=aligned
 	mov	%rdi, %rax
 	/* From 128 bytes a destination off a cache line's start gets its first
@@ -62,14 +67,7 @@ KERNEL(movsb)
 	XMM_BLOCK \try, ucopy_fixup_tail, movdqu
 	/* dst[0..64) is committed: the cursors may move up to 63 bytes. */
 	ALIGN_DST 64
-1:	mov	%rdx, %rcx
-	EX(.Lfix_\tag\()_\try, rep movsb)
-	RET
-	.if \try
-.Lfix_\tag\()_\try:
-	mov	%rcx, %rdx
-	jmp	ucopy_fixup_tail
-	.endif
+1:	REP_MOVSB \try, \tag
 .endm
 
 KERNEL(movsb_aligned)
