@@ -755,8 +755,9 @@ static void bar_try(struct arm *a)
 		all.significant += t->significant;
 		if (!worst || t->worst > worst->worst)
 			worst = t;
-		off += (size_t)snprintf(per + off, sizeof per - off, "%sbar %d %.3f", off ? ", " : "",
-					b, exp(t->log_sum / t->cells));
+		off += (size_t)snprintf(per + off, sizeof per - off, "%sbar %d %.3f (%u)",
+					off ? ", " : "", b, exp(t->log_sum / t->cells),
+					t->significant);
 	}
 	if (!worst) {
 		bar_line(a, "BAR 5 [%s] ucopy_try: SKIPPED (no other bar ran)", a->name);
@@ -764,7 +765,7 @@ static void bar_try(struct arm *a)
 	}
 	bar_line(a, "BAR 5 [%s] ucopy_try vs ucopy_memcpy: within 2%% (1 ns below 64 B) in %u/%u "
 		    "cells, %u beyond significantly; worst %.3fx (bound %.3f) at %s; geomean "
-		    "try/ucopy %s: %s",
+		    "try/ucopy (cells beyond) %s: %s",
 		 a->name, all.cells - all.misses, all.cells, all.significant, worst->worst_est,
 		 worst->worst_bound, worst->worst_at, per, verdict_names[tally_verdict(&all)]);
 }
