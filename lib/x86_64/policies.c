@@ -181,6 +181,13 @@ struct auto_row {
 };
 
 static const struct auto_row rows[] = {
+	/* rep movsb also at 4-12 MiB, where hot it is not steady: over 49-99
+	 * processes at 5-8 MiB its time was 1.00-1.04x glibc's vector loop's
+	 * by geomean (avx512 1.01-1.02x), but 22-36% of its cells read
+	 * 1.05-1.44x, by the host's minute, where avx512's stayed within
+	 * 1.17x.  Cold it is 1.2-1.4x avx512's speed at 6-12 MiB, so a vector
+	 * band would buy the hot tail at that price (Zen 5 guest, family 26
+	 * model 2; docs/performance-zen5.md, "The 4-12 MiB band, decided"). */
 	{ { "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)",
 	    "avx512 to 16 KiB (1.3-1.8x rep movsb's speed hot at 4-16 KiB, 2-7% slower cold); "
 	    "movsb_safe to 192 KiB, movsb_aligned beyond (the guard's loop took 1.2-1.3x its "
