@@ -729,10 +729,10 @@ static void bar_cold(struct arm *a)
  * core (the probe at SLOW_ROUND_FACTOR times the bar's fastest or more),
  * and the slow rounds within cells.  A bar that ran slowed in large part
  * measured the host as much as ucopy; the probe's ns compare processes. */
-static void host_line(const struct arm *a)
+static unsigned host_line(const struct arm *a)
 {
 	if (!a->nprobe)
-		return;
+		return 0;
 	double lo = a->probe[0], hi = a->probe[0];
 	for (unsigned i = 1; i < a->nprobe; i++) {
 		lo = fmin(lo, a->probe[i]);
@@ -744,6 +744,23 @@ static void host_line(const struct arm *a)
 	printf("(host: an 8-byte glibc copy took %.2f-%.2f ns before the cells, %u of %u cells "
 	       "began on a slowed core; %zu of %zu rounds slowed within a cell)\n",
 	       lo, hi, slowed, a->nprobe, a->slow_rounds, a->rounds);
+	return slowed;
+}
+
+/* Puts "(host: S of N cells began on a slowed core)" before a BAR line's
+ * verdict, its last ": ", so that each process's verdict in the summary
+ * says how much of it the host measured. */
+static void host_note(char *line, size_t cap, unsigned slowed, unsigned cells)
+{
+	char *v = NULL, *c = line;
+	while ((c = strstr(c, ": ")))
+		v = c++;
+	if (!v || !cells || strlen(line) + 64 > cap)
+		return;
+	char tail[512];
+	snprintf(tail, sizeof tail, "%s", v);
+	snprintf(v, cap - (size_t)(v - line), " (host: %u of %u cells began on a slowed core)%s",
+		 slowed, cells, tail);
 }
 
 /*-----   Bar 5, from the others' cells   -----*/
@@ -819,9 +836,12 @@ static int run_arm(struct arm *a)
 			fprintf(stderr, "bench_bars: arm %s, bar %d...\n", a->name, b);
 			a->rounds = a->slow_rounds = 0;
 			a->nprobe = 0;
+			unsigned first = a->nlines;
 			bar_fn[b](a);
 			printf("(bar %d: %.0f s)\n", b, clock_seconds() - tb);
-			host_line(a);
+			unsigned slowed = host_line(a);
+			for (unsigned i = first; i < a->nlines; i++)
+				host_note(a->lines[i], sizeof a->lines[i], slowed, a->nprobe);
 		}
 	bar_try(a);
 	measure_free(a->m);
@@ -953,7 +973,8 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* For each bar, in the order first met: the verdicts of the processes in
- * their order, and the median process's; a verdict that is none of PASS,
+ * their order, each with its "S/N slowed" where its line has host_note()'s
+ * count, and the median process's; a verdict that is none of PASS,
  * MARGINAL, FAIL (SKIPPED) is shown, and then the bar has no median. */
 static void summarize(char lines[][512], unsigned n)
 {
@@ -973,9 +994,14 @@ static void summarize(char lines[][512], unsigned n)
 			int r = verdict_rank(v);
 			other |= r < 0;
 			rank[nr++] = r;
+			char host[48] = "";
+			const char *h = strstr(lines[j], "(host: ");
+			unsigned slowed, cells;
+			if (h && sscanf(h, "(host: %u of %u cells", &slowed, &cells) == 2)
+				snprintf(host, sizeof host, " (%u/%u slowed)", slowed, cells);
 			if (off < sizeof list)
-				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-							off ? ", " : "", v);
+				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s%s",
+							off ? ", " : "", v, host);
 		}
 		qsort(rank, (size_t)nr, sizeof rank[0], cmp_int);
 		printf("%.*s: %s in %d process%s", (int)bar_key_len(lines[i]), lines[i], list, nr,

@@ -25,20 +25,24 @@ printf '%s\n' 'BAR 1 [default] fixed sizes: 1.2x: FAIL' 'BAR 2 [default] distrib
 	'BAR 2 [default] distributions, a (8192 copies): 1.1x: MARGINAL' 'BAR 1 [default] fixed sizes: 1.3x: FAIL' \
 	'BAR 2 [default] distributions, a (8192 copies): 1.2x: FAIL' 'BAR 2 [default] distributions, a (8192 copies): 0.8x: PASS' \
 	'BAR 5 [default] ucopy_try: SKIPPED (no other bar ran)' \
+	'BAR 3 [default] no cliff: 1.2x (host: 5 of 6 cells began on a slowed core): FAIL' \
+	'BAR 3 [default] no cliff: 1.1x (host: 0 of 6 cells began on a slowed core): PASS' \
 	'BAR * [calibrated]: SKIPPED (the profile was not loaded: x.profile: no such file)' >"$dir/lines"
 bb --summarize <"$dir/lines"
 expect "bench_bars --summarize: an odd count's median is the middle verdict, the processes in order" \
 	grep -qx 'BAR 1 \[default\] fixed sizes: FAIL, PASS, FAIL in 3 processes; the median process: FAIL' "$out"
 expect "bench_bars --summarize: an even count's median is the worse of the middle two; the key keeps bar 2's regime" \
 	grep -qx 'BAR 2 \[default\] distributions, a (8192 copies): PASS, MARGINAL, FAIL, PASS in 4 processes; the median process: MARGINAL' "$out"
+expect "bench_bars --summarize: each verdict with its line's count of cells that began on a slowed core" \
+	grep -qx 'BAR 3 \[default\] no cliff: FAIL (5/6 slowed), PASS (0/6 slowed) in 2 processes; the median process: FAIL' "$out"
 expect "bench_bars --summarize: a verdict that is not PASS, MARGINAL or FAIL is shown whole, with no median" sh -c "
 	grep -qx 'BAR 5 \[default\] ucopy_try: SKIPPED (no other bar ran) in 1 process' '$out' &&
 	grep -qx 'BAR \* \[calibrated\]: SKIPPED (the profile was not loaded: x.profile: no such file) in 1 process' '$out' &&
-	[ \$(wc -l <'$out') -eq 4 ] && [ $rc -eq 0 ]"
+	[ \$(wc -l <'$out') -eq 5 ] && [ $rc -eq 0 ]"
 UCOPY_BARS_PROCESSES=0 "$bars" --summarize <"$dir/lines" >"$out" 2>"$err"
 rc=$?
 expect "bench_bars --summarize: needs no UCOPY_BARS_PROCESSES, so a bad one does not stop it" sh -c "
-	[ $rc -eq 0 ] && [ \$(wc -l <'$out') -eq 4 ]"
+	[ $rc -eq 0 ] && [ \$(wc -l <'$out') -eq 5 ]"
 
 for bad in 0 10 x 2x; do
 	bb --processes "$bad"
@@ -53,13 +57,15 @@ expect "bench_bars: a bad UCOPY_BARS_PROCESSES is refused, named" sh -c "
 # Two processes of one arm, bar 3 only, a tiny budget: the verdicts are
 # noise, what is checked is that the summary tells them as they were.
 bb --bars 3 --arms default --seconds 0.1 --processes 2
-sed -n '/process by process$/,/^$/p' "$out" | grep '^BAR 3 ' | sed 's/.*: //' >"$dir/v"
-v1=$(sed -n 1p "$dir/v") v2=$(sed -n 2p "$dir/v")
+sed -n '/process by process$/,/^$/p' "$out" | grep '^BAR 3 ' >"$dir/lines3"
+sed 's/.*: //' "$dir/lines3" >"$dir/v"
+sed 's/.*(host: \([0-9]*\) of \([0-9]*\) cells began on a slowed core): .*/\1\/\2/' "$dir/lines3" >"$dir/h"
+v1=$(sed -n 1p "$dir/v") v2=$(sed -n 2p "$dir/v") h1=$(sed -n 1p "$dir/h") h2=$(sed -n 2p "$dir/h")
 rank() { case $1 in PASS) echo 0 ;; MARGINAL) echo 1 ;; FAIL) echo 2 ;; *) echo 9 ;; esac; }
 med=$v1
 [ "$(rank "$v2")" -gt "$(rank "$v1")" ] && med=$v2
 expect "bench_bars --processes 2: two processes of the arm, each with its own bar 3 line" sh -c "
 	[ $rc -eq 0 ] && [ \$(grep -c '^== process [12] of 2 of arm default\$' '$out') -eq 2 ] &&
 	[ \$(wc -l <'$dir/v') -eq 2 ] && [ $(rank "$v1") -le 2 ] && [ $(rank "$v2") -le 2 ]"
-expect "bench_bars --processes 2: the summary lists both verdicts and the worse as the median ($v1, $v2)" \
-	grep -qx "BAR 3 \[default\] no cliff: $v1, $v2 in 2 processes; the median process: $med" "$out"
+expect "bench_bars --processes 2: the summary lists both verdicts, with their host counts, and the worse as the median ($v1 $h1, $v2 $h2)" \
+	grep -qx "BAR 3 \[default\] no cliff: $v1 ($h1 slowed), $v2 ($h2 slowed) in 2 processes; the median process: $med" "$out"
