@@ -747,20 +747,29 @@ static unsigned host_line(const struct arm *a)
 	return slowed;
 }
 
-/* Puts "(host: S of N cells began on a slowed core)" before a BAR line's
- * verdict, its last ": ", so that each process's verdict in the summary
- * says how much of it the host measured. */
+/* What host_note() writes into a BAR line and summarize() reads back. */
+#define HOST_NOTE "(host: %u of %u cells began on a slowed core)"
+
+/* A BAR line's last ": ", before its verdict; NULL if none. */
+static const char *last_colon(const char *line)
+{
+	const char *v = NULL;
+	for (const char *c = line; (c = strstr(c, ": ")); c++)
+		v = c;
+	return v;
+}
+
+/* Puts HOST_NOTE before a BAR line's verdict, so that each process's
+ * verdict in the summary says how much of it the host measured. */
 static void host_note(char *line, size_t cap, unsigned slowed, unsigned cells)
 {
-	char *v = NULL, *c = line;
-	while ((c = strstr(c, ": ")))
-		v = c++;
+	const char *v = last_colon(line);
 	if (!v || !cells || strlen(line) + 64 > cap)
 		return;
+	size_t at = (size_t)(v - line);
 	char tail[512];
 	snprintf(tail, sizeof tail, "%s", v);
-	snprintf(v, cap - (size_t)(v - line), " (host: %u of %u cells began on a slowed core)%s",
-		 slowed, cells, tail);
+	snprintf(line + at, cap - at, " " HOST_NOTE "%s", slowed, cells, tail);
 }
 
 /*-----   Bar 5, from the others' cells   -----*/
@@ -958,9 +967,8 @@ static int verdict_rank(const char *v)
  * that follows the key (SKIPPED and its reason, which may hold ": "). */
 static const char *bar_verdict(const char *line)
 {
-	const char *v = line, *c;
-	while ((c = strstr(v, ": ")))
-		v = c + 2;
+	const char *c = last_colon(line);
+	const char *v = c ? c + 2 : line;
 	if (verdict_rank(v) >= 0)
 		return v;
 	size_t k = bar_key_len(line);
@@ -997,7 +1005,7 @@ static void summarize(char lines[][512], unsigned n)
 			char host[48] = "";
 			const char *h = strstr(lines[j], "(host: ");
 			unsigned slowed, cells;
-			if (h && sscanf(h, "(host: %u of %u cells", &slowed, &cells) == 2)
+			if (h && sscanf(h, HOST_NOTE, &slowed, &cells) == 2)
 				snprintf(host, sizeof host, " (%u/%u slowed)", slowed, cells);
 			if (off < sizeof list)
 				off += (size_t)snprintf(list + off, sizeof list - off, "%s%s%s",
