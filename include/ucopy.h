@@ -360,7 +360,9 @@ UCOPY_API int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 /*! ucopy_auto_explain() :
  * Says which of auto's rows the running CPU takes and why: auto is a small
  * table keyed by vendor and family (docs/performance-<cpu>.md holds each
- * row's measurements), with a default row for every other CPU.
+ * row's measurements), with a default row for every other CPU.  Under a
+ * UCOPY_FEATURES mask the row is still the CPU's, and the text ends with
+ * the policy it gives for the features left.
  * @return : the length of the full text (as snprintf does). */
 UCOPY_API size_t ucopy_auto_explain(char *buf, size_t len);
 

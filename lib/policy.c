@@ -196,5 +196,14 @@ size_t ucopy_auto_explain(char *buf, size_t len)
 	if (buf && len)
 		buf[0] = 0;
 	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
+	/* The row speaks of the CPU's kernels; under a mask it may name one
+	 * the library no longer sees (avx512 with -avx512f), so say what the
+	 * row made of the features that are left. */
+	if (ucopy_cpu()->features != ucopy_cpu()->detected) {
+		char text[128];
+		ucopy_arch_auto(ucopy_cpu()->features, text, sizeof text);
+		ucopy_put(buf, len, &pos, "; without the features UCOPY_FEATURES removed, "
+			  "the row gives %s", text);
+	}
 	return pos;
 }

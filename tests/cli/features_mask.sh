@@ -11,6 +11,14 @@ expect "mask: the features line says what is off" grep -q 'avx2 *off' "$out"
 UCOPY_FEATURES=-avx512f,-avx2 run features
 expect "mask: -avx512f,-avx2 shown in ucopy features" \
 	grep -q '^mask *UCOPY_FEATURES removed avx2,avx512f' "$out"
+# The auto row's words name the CPU's kernels: under a mask the line also
+# says what the row made of what is left, the policy the library runs.
+expect "mask: the auto line ends with the policy the row gives under the mask" \
+	sh -c "p=\$(sed -n 's/^policy *//p' '$out'); [ -n \"\$p\" ] &&
+	       grep -q \"^auto .*; without the features UCOPY_FEATURES removed, the row gives \$p\\\$\" '$out'"
+run features
+expect "mask: none set, the auto line is the row's alone" \
+	sh -c "grep -q '^auto ' '$out' && ! grep -q 'UCOPY_FEATURES removed' '$out'"
 UCOPY_FEATURES=-avx512f,-avx2 run features --json
 expect "mask: in the JSON too" grep -q '"features_mask": "UCOPY_FEATURES removed' "$out"
 expect "mask: -avx512f,-avx2: auto uses no avx kernel" sh -c "! grep -q '^policy.*avx' '$out'"
