@@ -75,6 +75,15 @@ END(ucopy_t_##name)
  * profile), and leaves it 0 otherwise: then every size takes the generic
  * path.
  *
+ * The word's load is most of what the entry costs: the same compare with
+ * an immediate took 1.2-2.7% less of a 32-128 byte copy's time and 0.7-1%
+ * less at 384-512 bytes, on a Zen 5 guest, family 26 model 2
+ * (docs/performance-zen5.md, "What the entry costs").  A policy chosen at
+ * run time needs it: it is the whole of ucopy_memcpy's respect for
+ * UCOPY_POLICY and profiles below the first limit.  Folded into the body's
+ * size dispatch as a word per class, it cost more: each load more than the
+ * branch it saved (1.2-1.6% slower at 64-128 bytes, 2.1-3.1% above).
+ *
  * The entry is 13 bytes (7 + a rel32 jae: its target is in another object)
  * and ends `head` bytes before a 64-byte line: the body's first `head`
  * bytes, its size dispatch, share the entry's line, and the rest of the body
