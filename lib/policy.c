@@ -197,8 +197,8 @@ size_t ucopy_auto_explain(char *buf, size_t len)
 		buf[0] = 0;
 	ucopy_put(buf, len, &pos, "%s: %s", row->name, row->why);
 	/* The row speaks of the CPU's kernels; under a mask it may name one
-	 * the library no longer sees (avx512 with -avx512f), so say what the
-	 * row made of the features that are left. */
+	 * the library no longer sees, so say what the row made of the
+	 * features that are left. */
 	if (ucopy_cpu()->features != ucopy_cpu()->detected) {
 		char text[128];
 		ucopy_arch_auto(ucopy_cpu()->features, text, sizeof text);
