@@ -191,7 +191,8 @@ const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
 
 size_t ucopy_auto_explain(char *buf, size_t len)
 {
-	const struct ucopy_auto_row *row = ucopy_arch_auto_row(ucopy_cpu()->features);
+	const struct ucopy_cpu *c = ucopy_cpu();
+	const struct ucopy_auto_row *row = ucopy_arch_auto_row(c->features);
 	size_t pos = 0;
 	if (buf && len)
 		buf[0] = 0;
@@ -199,9 +200,9 @@ size_t ucopy_auto_explain(char *buf, size_t len)
 	/* The row speaks of the CPU's kernels; under a mask it may name one
 	 * the library no longer sees, so say what the row made of the
 	 * features that are left. */
-	if (ucopy_cpu()->features != ucopy_cpu()->detected) {
+	if (c->features != c->detected) {
 		char text[128];
-		ucopy_arch_auto(ucopy_cpu()->features, text, sizeof text);
+		ucopy_arch_auto(c->features, text, sizeof text);
 		ucopy_put(buf, len, &pos, "; without the features UCOPY_FEATURES removed, "
 			  "the row gives %s", text);
 	}
