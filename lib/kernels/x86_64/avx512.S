@@ -43,7 +43,8 @@
  *            26 model 2) the masked move is the faster one, 0.91-0.97x,
  *            a smaller gain than the Xeon's loss: 64 stays unmasked.
  *   > 512    the head vector unaligned, then 256-byte blocks with stores
- *            aligned to the cache line, then the last 256 bytes (loaded
+ *            aligned to the cache line, each block loaded before the one
+ *            before it is stored, then the last 256 bytes (loaded
  *            before the loop) from the end; but when those 256 bytes of
  *            the destination straddle a page, whole lines and one masked
  *            store instead, aligned, so that no store straddles it (but
@@ -67,15 +68,16 @@
  * went from 0.91-1.01 to 0.87-0.98 and the worst file from 0.96-1.04 to
  * 0.92-1.02, unlearnable unchanged (Zen 5 guest, family 26 model 2;
  * docs/performance.md, "The fast path by lines").
- * Only zmm16-23 (ymm16/xmm16 in the short classes) are used: EVEX-only
+ * Only zmm16-27 (ymm16/xmm16 in the short classes) are used: EVEX-only
  * registers leave the upper state of ymm0-15 clean, so no path needs a
  * vzeroupper.
  *
  * Fault discipline as sse2.S: stores only extend the written prefix (the
  * tail stores after the loop start at or before its end); short classes load
  * everything before storing and keep rdi/rsi/rdx as passed; the loop keeps
- * them at the first byte of the block in flight.  A masked store that faults
- * writes nothing, so the fixup restarts from the start.
+ * them at the first byte of the block being stored (the block loaded ahead
+ * lies past them).  A masked store that faults writes nothing, so the fixup
+ * restarts from the start.
  */
 #include "asm.h"
 
@@ -106,6 +108,22 @@
 	EX(ucopy_fixup_tail, vmovdqu8 (%rsi), %zmm16{%k1}{z})
 	EX(ucopy_fixup_tail, vmovdqu8 %zmm16, (%rdi){%k1})
 	RET
+.endm
+
+/* The 256 bytes at off(%rsi) into four registers, and four registers to
+ * the 256 bytes at rdi (aligned to the line): the block loop's halves. */
+.macro LOAD_BLOCK try, off, a, b, c, d
+	EX(ucopy_fixup_tail, vmovdqu64 \off(%rsi), \a)
+	EX(ucopy_fixup_tail, vmovdqu64 \off+64(%rsi), \b)
+	EX(ucopy_fixup_tail, vmovdqu64 \off+128(%rsi), \c)
+	EX(ucopy_fixup_tail, vmovdqu64 \off+192(%rsi), \d)
+.endm
+
+.macro STORE_BLOCK try, a, b, c, d
+	EX(ucopy_fixup_tail, vmovdqa64 \a, (%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 \b, 64(%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 \c, 128(%rdi))
+	EX(ucopy_fixup_tail, vmovdqa64 \d, 192(%rdi))
 .endm
 
 .macro avx512_body try
@@ -188,19 +206,42 @@
 	 * next cache line of dst (1..64 bytes) keeps them committed. */
 	EX(ucopy_fixup_tail, vmovdqu64 %zmm16, (%rdi))
 	ALIGN_DST 64
+	/* 449 or more bytes left: the first block is whole.  The loop runs
+	 * one block ahead, loading the next block (into the other set of
+	 * four registers) before it stores the one in hand, so the cursors
+	 * stay at the first byte not stored.  Stored first, a block's stores
+	 * held back the next block's loads whenever (dst - src) mod 4096 was
+	 * below 512, where those loads have the page offsets of stores still
+	 * in flight (4K aliasing): at distance 200 ucopy_memcpy took
+	 * 1.33-1.44x glibc's time at 1.5-2 KiB.  Ahead, a copy at distance
+	 * 200 takes 0.68-0.96x of the old time (600 B-16 KiB); at bar 1's
+	 * placements, where nothing aliases, 1.002-1.003 by geomean and
+	 * 1.003-1.022 at 6 KiB.  One set rotated through four register moves
+	 * read 1.002-1.004 (1.027-1.039 at 1 KiB); the distance tested
+	 * first, 1.008 (Zen 5 guest, family 26 model 2;
+	 * docs/performance-zen5.md, "4K aliasing in avx512's block loop"). */
+	LOAD_BLOCK \try, 0, %zmm16, %zmm17, %zmm18, %zmm19
 	.p2align 4
 .Lloop_\try:
-	EX(ucopy_fixup_tail, vmovdqu64 (%rsi), %zmm16)
-	EX(ucopy_fixup_tail, vmovdqu64 64(%rsi), %zmm17)
-	EX(ucopy_fixup_tail, vmovdqu64 128(%rsi), %zmm18)
-	EX(ucopy_fixup_tail, vmovdqu64 192(%rsi), %zmm19)
-	EX(ucopy_fixup_tail, vmovdqa64 %zmm16, (%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 %zmm17, 64(%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 %zmm18, 128(%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 %zmm19, 192(%rdi))
+	cmp	$512, %rdx
+	jbe	.Lstore_a_\try
+	LOAD_BLOCK \try, 256, %zmm24, %zmm25, %zmm26, %zmm27
+	STORE_BLOCK \try, %zmm16, %zmm17, %zmm18, %zmm19
 	ADVANCE 256
-	cmp	$256, %rdx
-	ja	.Lloop_\try
+	cmp	$512, %rdx
+	jbe	.Lstore_b_\try
+	LOAD_BLOCK \try, 256, %zmm16, %zmm17, %zmm18, %zmm19
+	STORE_BLOCK \try, %zmm24, %zmm25, %zmm26, %zmm27
+	ADVANCE 256
+	jmp	.Lloop_\try
+.Lstore_b_\try:
+	STORE_BLOCK \try, %zmm24, %zmm25, %zmm26, %zmm27
+	ADVANCE 256
+	jmp	.Lblocks_done_\try
+.Lstore_a_\try:
+	STORE_BLOCK \try, %zmm16, %zmm17, %zmm18, %zmm19
+	ADVANCE 256
+.Lblocks_done_\try:
 	/* 1..256 bytes left.  When the destination's last 256 bytes lie in
 	 * one page, the four vectors loaded before the loop, stored from the
 	 * end; else whole lines, then the last 1..64 bytes as a masked store
