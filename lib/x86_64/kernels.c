@@ -31,8 +31,8 @@ const struct ucopy_kernel ucopy_arch_kernels[] = {
 	  UCOPY_F(SSE2), BODIES(sse2) },
 	{ "avx2", "32-byte vectors, overlapping head and tail, aligned-store loop",
 	  UCOPY_F(AVX2), BODIES(avx2) },
-	/* Byte-masked moves (BW) of zmm16-27 and, near a page end, ymm16/xmm16
-	 * (VL): EVEX-only registers need no vzeroupper. */
+	/* Byte-masked moves (BW) of zmm16, ymm16-17/xmm16-17 near a page end
+	 * (VL), zmm16-27 in all: EVEX-only registers need no vzeroupper. */
 	{ "avx512", "64-byte vectors, one masked move below 64 bytes, aligned-store loop",
 	  UCOPY_F(AVX512F) | UCOPY_F(AVX512BW) | UCOPY_F(AVX512VL), BODIES(avx512) },
 	{ "nt", "non-temporal stores of whole cache lines (sse2 below 129 bytes)",

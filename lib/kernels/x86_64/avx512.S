@@ -68,7 +68,7 @@
  * went from 0.91-1.01 to 0.87-0.98 and the worst file from 0.96-1.04 to
  * 0.92-1.02, unlearnable unchanged (Zen 5 guest, family 26 model 2;
  * docs/performance.md, "The fast path by lines").
- * Only zmm16-27 (ymm16/xmm16 in the short classes) are used: EVEX-only
+ * Only zmm16-27 (ymm16-17/xmm16-17 in the short classes) are used: EVEX-only
  * registers leave the upper state of ymm0-15 clean, so no path needs a
  * vzeroupper.
  *
@@ -215,8 +215,8 @@
 	 * in flight (4K aliasing): at distance 200 ucopy_memcpy took
 	 * 1.33-1.44x glibc's time at 1.5-2 KiB.  Ahead, a copy at distance
 	 * 200 takes 0.68-0.96x of the old time (600 B-16 KiB); at bar 1's
-	 * placements, where nothing aliases, 1.002-1.003 by geomean and
-	 * 1.003-1.022 at 6 KiB.  One set rotated through four register moves
+	 * placements, where nothing aliases, 1.001-1.003 by geomean and
+	 * 0.997-1.022 at 6 KiB.  One set rotated through four register moves
 	 * read 1.002-1.004 (1.027-1.039 at 1 KiB); the distance tested
 	 * first, 1.008 (Zen 5 guest, family 26 model 2;
 	 * docs/performance-zen5.md, "4K aliasing in avx512's block loop"). */
