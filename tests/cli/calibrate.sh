@@ -11,7 +11,7 @@ run calibrate --seconds 0.3 --max-size 64K -o "$prof"
 expect "calibrate: tiny budget succeeds and prints the policy" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^policy ' '$out' && grep -q '^gain ' '$out' && grep -q '^profile   $prof\$' '$out' && [ ! -s '$err' ]"
 expect "calibrate: the profile has its parts" \
-	sh -c "head -1 '$prof' | grep -qx 'ucopy-profile 1' && tail -1 '$prof' | grep -qx end && grep -q '^policy ' '$prof' && grep -q '^measure hot 64K ' '$prof' && grep -q '^measure cold ' '$prof' && grep -q '^distance 64 0/1 ' '$prof' && grep -q '^cpu.features ' '$prof'"
+	sh -c "head -1 '$prof' | grep -qx 'ucopy-profile 1' && tail -1 '$prof' | grep -qx end && grep -q '^policy ' '$prof' && grep -q '^measure hot 64K ' '$prof' && grep -q '^measure cold ' '$prof' && grep -q '^distance 64 0/1 ' '$prof' && grep -q '^distance 64 0/200 ' '$prof' && grep -q '^cpu.features ' '$prof'"
 
 policy=$(sed -n 's/^policy //p' "$prof")
 UCOPY_PROFILE= XDG_CACHE_HOME=$dir/nothing-here run features --json

@@ -126,6 +126,12 @@ check(rows("t-policy") == ["active", "recommended"], "policy rows %s" % rows("t-
 check(len(rows("t-thresholds")) == len(data["policy"]["thresholds"]), "threshold rows")
 check(len(rows("t-cliff")) == 2 * len(data["cliff"]["sizes"]), "cliff rows")
 check(rows("t-probes") == [k["name"] for k in data["probes"]["kernels"]], "probe rows")
+# The probes reach past rep movsb's window (1..63) into the one where a
+# block loop meets its own stores by page offset (below 512).
+pd = data["probes"]["distances"]
+check(any(d < 64 for d in pd) and any(64 <= d < 512 for d in pd), "probe distances %s" % pd)
+check(all(len(ps["ns"]) == len(pd) for k in data["probes"]["kernels"] for ps in k["per_size"]),
+      "a probe time per distance")
 w = data["workloads"]
 check(rows("t-workloads") == [q["name"] for q in w["policies"]] + ["fastest-ns"], "workload rows %s" % rows("t-workloads"))
 check(len(w["workloads"]) == 3, "three workloads: %s" % [x["name"] for x in w["workloads"]])
