@@ -15,12 +15,14 @@ void help_features(FILE *f)
 	      "Prints the CPU, every copy-relevant feature as present or absent, the\n"
 	      "data caches, the kernels this CPU can run, and the policy ucopy_memcpy\n"
 	      "uses with where it came from (default, UCOPY_POLICY, or a profile) and,\n"
-	      "when a setting was rejected, why.\n\n"
-	      "  --json   one JSON object: cpu {vendor, family, model, stepping, brand},\n"
-	      "           features [names present], caches {l1d, l2, l3} in bytes,\n"
-	      "           kernels [{name, supported}], policy, policy_source,\n"
-	      "           policy_reason, profile (the calibration profile looked\n"
-	      "           at, or \"\"), version\n", f);
+	      "when a setting was rejected, why.  A UCOPY_POLICY, UCOPY_PROFILE or\n"
+	      "UCOPY_FEATURES that the library ignores is shown, then refused (exit 2).\n\n"
+	      "  --json   one JSON object: cpu {arch, vendor, family, model, stepping,\n"
+	      "           brand}, features [names present], caches {l1d, l2, l3} in\n"
+	      "           bytes, kernels [{name, supported}], features_mask (what\n"
+	      "           UCOPY_FEATURES did), auto_row (auto's row for this CPU and\n"
+	      "           why), policy, policy_source, policy_reason, profile (the\n"
+	      "           calibration profile looked at, or \"\"), version\n", f);
 }
 
 static void print_json(const struct ucopy_cpu *c, const char *policy,
@@ -131,5 +133,7 @@ int cmd_features(int argc, char **argv)
 		print_json(c, policy, a);
 	else
 		print_text(c, policy, a);
-	return EXIT_OK;   /* main() checks that stdout was written */
+	/* The report first, for the reason it gives; then the same refusal
+	 * as every other command's (main() checks that stdout was written). */
+	return cli_env_check(CLI_ENV_CHECK | CLI_ENV_PROFILE);
 }

@@ -8,19 +8,19 @@
 
 static const struct command commands[] = {
 	{ "features", "the CPU, its copy features and caches, and the active policy",
-	  cmd_features, help_features },
+	  cmd_features, help_features, 0 },
 	{ "bench", "time kernels and policies over sizes, alignments, distances and caches",
-	  cmd_bench, help_bench },
+	  cmd_bench, help_bench, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "compare", "A/B two policies on a workload or a whole program: ratio, verdict",
-	  cmd_compare, help_compare },
+	  cmd_compare, help_compare, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "calibrate", "measure this machine, derive the calibrated policy, save a profile",
-	  cmd_calibrate, help_calibrate },
+	  cmd_calibrate, help_calibrate, CLI_ENV_CHECK },
 	{ "run", "run a program with ucopy's memcpy (LD_PRELOAD of libucopy-preload.so)",
-	  cmd_run, help_run },
+	  cmd_run, help_run, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "trace", "record a program's copies: sizes, alignments, order; summarize a trace",
-	  cmd_trace, help_trace },
+	  cmd_trace, help_trace, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "report", "run the lab and write one self-contained HTML report with charts",
-	  cmd_report, help_report },
+	  cmd_report, help_report, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -43,7 +43,11 @@ static void usage(FILE *f)
 	fputs("\nenvironment:\n"
 	      "  UCOPY_POLICY   policy for ucopy_memcpy (a name or policy text)\n"
 	      "  UCOPY_PROFILE  calibration profile to load\n"
+	      "  UCOPY_FEATURES CPU features the library may not use (-avx512f,-fsrm)\n"
+	      "  UCOPY_DATA_DIR the size distributions (default: those shipped)\n"
 	      "  UCOPY_PRELOAD  libucopy-preload.so for run, trace and compare -- CMD\n"
+	      "A UCOPY_POLICY, UCOPY_PROFILE or UCOPY_FEATURES the library would ignore\n"
+	      "is refused (exit 2); `ucopy features` shows it and why.\n"
 	      "\nexit status: 0 done, 1 the work failed (output that could not be\n"
 	      "written included), 2 bad input (command line, environment, files)\n", f);
 }
@@ -96,6 +100,11 @@ static int run(int argc, char **argv)
 			c->help(stdout);
 			return EXIT_OK;
 		}
+	if (c->env) {
+		int rc = cli_env_check(c->env);
+		if (rc)
+			return rc;
+	}
 	return c->run(argc - 1, argv + 1);
 }
 

@@ -18,7 +18,19 @@ struct command {
 	const char *summary;              /* one line for `ucopy --help` */
 	int (*run)(int argc, char **argv);  /* argv[0] is the command name */
 	void (*help)(FILE *f);            /* the command's --help text */
+	unsigned env;                     /* CLI_ENV_*: what main() checks first */
 };
+
+/* The environment the library reads: main() refuses, before the command
+ * runs, a UCOPY_FEATURES or UCOPY_POLICY that the library would ignore
+ * (CLI_ENV_CHECK), and a UCOPY_PROFILE it would (CLI_ENV_PROFILE too).
+ * `calibrate` skips the profile, which it is there to write; `features`
+ * checks after its report, which shows why a setting is ignored. */
+#define CLI_ENV_CHECK   1u
+#define CLI_ENV_PROFILE 2u
+/* One message naming the variable and what was expected (env.c).
+ * @return : 0, or EXIT_USAGE. */
+int cli_env_check(unsigned what);
 
 /* Each command, in its own file. */
 int cmd_features(int argc, char **argv);

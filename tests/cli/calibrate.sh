@@ -69,6 +69,8 @@ assert d["profile"] == sys.argv[2], d
 r = d["policy_reason"]
 assert r.startswith("profile ignored: " + sys.argv[2]) and sys.argv[3] in r, r
 ' "$out" "$file" "$pattern"
+	expect "$name: features refuses it (exit 2)" \
+		sh -c "[ $rc -eq 2 ] && grep -q \"^ucopy: bad UCOPY_PROFILE '\$1'\" '$err'" sh "$file"
 }
 sed 's/^cpu.model .*/cpu.model 1/' "$prof" >"$dir/other-cpu"
 rejected "another CPU's profile falls back to auto" "$dir/other-cpu" "measured on another CPU"
@@ -83,7 +85,7 @@ rejected "a device falls back to auto" /dev/null "not a regular file (a characte
 mkfifo "$dir/fifo"
 UCOPY_PROFILE=$dir/fifo timeout 10 "$UCOPY" features --json >"$out" 2>"$err"
 rc=$?
-expect "a FIFO falls back to auto at once" sh -c "[ $rc -eq 0 ] && grep -q 'not a regular file (a FIFO)' '$out'"
+expect "a FIFO falls back to auto at once" sh -c "[ $rc -eq 2 ] && grep -q 'not a regular file (a FIFO)' '$out'"
 mkdir -p "$dir/fifo-cache/ucopy" && mkfifo "$dir/fifo-cache/ucopy/profile"
 XDG_CACHE_HOME=$dir/fifo-cache timeout 10 "$UCOPY" features --json >"$out" 2>"$err"
 rc=$?

@@ -43,8 +43,8 @@ for f in ("erms", "fsrm", "avx2", "avx512f", "sse2"):
 fi
 
 UCOPY_POLICY=bogus run features
-expect "UCOPY_POLICY=bogus falls back and says why" \
-	sh -c "[ $rc -eq 0 ] && grep -q '^source    default' '$out' && grep -q \"reason .*UCOPY_POLICY='bogus' ignored\" '$out'"
+expect "UCOPY_POLICY=bogus falls back, says why, and is refused (exit 2)" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"^ucopy: bad UCOPY_POLICY 'bogus'\" '$err' && grep -q '^source    default' '$out' && grep -q \"reason .*UCOPY_POLICY='bogus' ignored\" '$out'"
 
 UCOPY_POLICY=bogus run features --json
 expect "UCOPY_POLICY=bogus: JSON reason" python3 -c '

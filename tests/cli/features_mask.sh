@@ -25,6 +25,7 @@ expect "mask: -avx512f,-avx2: auto uses no avx kernel" sh -c "! grep -q '^policy
 UCOPY_FEATURES=+frob run features
 expect "mask: an unknown feature is refused whole, with a note" \
 	grep -q "UCOPY_FEATURES='+frob' ignored: unknown feature 'frob'" "$out"
+expect "mask: and ucopy features exits 2" sh -c "[ $rc -eq 2 ] && grep -q '^ucopy: bad UCOPY_FEATURES' '$err'"
 
 # The library's tests under masks: every path of auto and fit on this CPU.
 for m in -avx512f -avx512f,-avx2 -avx512f,-avx2,-erms,-fsrm,-rep_good -avx_vnni -fsrm none; do

@@ -1,0 +1,63 @@
+# The environment the library reads: a UCOPY_POLICY, UCOPY_FEATURES or
+# UCOPY_PROFILE that libucopy would ignore (and so time `auto` under another
+# name) is refused by every command, with one message naming the variable.
+. tests/cli/lib.sh
+dir=$(mktemp -d)
+trap 'rm -rf "$dir" "$out" "$err"' EXIT
+
+# refused NAME PATTERN CMD...: exit 2, nothing on stdout, and one line on
+# stderr that matches PATTERN.
+refused() {
+	name=$1 pattern=$2
+	shift 2
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	expect "$name" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q \"$pattern\" '$err'"
+}
+
+for cmd in "bench --kernels libc --sizes 64 --seconds 0.05" \
+	   "compare auto libc --sizes 64 --seconds 0.1" \
+	   "calibrate --quick -o $dir/p" \
+	   "report --quick -o $dir/r.html" \
+	   "run -- true" \
+	   "trace -o $dir/t -- true"; do
+	c=${cmd%% *}
+	refused "$c: a bad UCOPY_POLICY is refused" "^ucopy: bad UCOPY_POLICY 'nosuch': unknown policy" \
+		env UCOPY_POLICY=nosuch "$UCOPY" $cmd
+	refused "$c: a bad UCOPY_FEATURES is refused" "^ucopy: bad UCOPY_FEATURES '+frob': unknown feature 'frob'" \
+		env UCOPY_FEATURES=+frob "$UCOPY" $cmd
+done
+for cmd in "bench --kernels libc --sizes 64 --seconds 0.05" "run -- true"; do
+	c=${cmd%% *}
+	refused "$c: a UCOPY_PROFILE that does not load is refused" \
+		"^ucopy: bad UCOPY_PROFILE '$dir/missing': $dir/missing: cannot open" \
+		env UCOPY_PROFILE="$dir/missing" "$UCOPY" $cmd
+done
+refused "bench: the limits of UCOPY_POLICY's policy text are checked" \
+	"^ucopy: bad UCOPY_POLICY '64:word,32:byte': limit '32' is not above" \
+	env UCOPY_POLICY=64:word,32:byte "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05
+# Control bytes in the value do not reach the terminal.
+refused "a bad value's control bytes are escaped" "bad UCOPY_POLICY 'a\\\\\\\\x1b\\[31mb'" \
+	env UCOPY_POLICY="$(printf 'a\033[31mb')" "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05
+UCOPY_POLICY=$(printf '%0300d' 7) "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05 >"$out" 2>"$err"
+rc=$?
+expect "a long value is shown cut short" sh -c "[ $rc -eq 2 ] && [ \$(wc -c <'$err') -lt 600 ] && grep -q \"'0\\{64\\}\\.\\.\\.'\" '$err'"
+
+# calibrate writes the profile UCOPY_PROFILE names: a missing one is no error.
+UCOPY_PROFILE=$dir/new "$UCOPY" calibrate --seconds 0.2 --max-size 4K -q -o "$dir/new" >"$out" 2>"$err"
+rc=$?
+expect "calibrate: UCOPY_PROFILE may name the profile it is about to write" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$dir/new' ]"
+UCOPY_PROFILE=$dir/new run bench --kernels libc --sizes 64 --seconds 0.05 -q
+expect "bench: the profile calibrate wrote is accepted" sh -c "[ $rc -eq 0 ] && [ ! -s '$err' ]"
+
+# features shows the setting and why, then refuses it.
+UCOPY_POLICY=nosuch run features
+expect "features: a bad UCOPY_POLICY is shown, then refused" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"^reason    UCOPY_POLICY='nosuch' ignored\" '$out' && grep -q \"^ucopy: bad UCOPY_POLICY 'nosuch'\" '$err'"
+# Set but empty is unset, as shells make it.
+UCOPY_POLICY= UCOPY_FEATURES= UCOPY_PROFILE= run bench --kernels libc --sizes 64 --seconds 0.05 -q
+expect "empty variables are unset" sh -c "[ $rc -eq 0 ] && [ ! -s '$err' ]"
+# --help needs no valid environment.
+UCOPY_POLICY=nosuch run bench --help
+expect "--help under a bad UCOPY_POLICY" sh -c "[ $rc -eq 0 ] && grep -q '^usage: ucopy bench' '$out'"
