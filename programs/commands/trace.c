@@ -165,8 +165,14 @@ static int summary(const char *path)
 		printf("  same size class as the previous call: %.1f%%\n", 100 * same_class / pairs);
 		printf("  same size as the previous call:       %.1f%%\n", 100 * same_size / pairs);
 	}
-	printf("  size-class entropy: %.2f bits; given the previous call's class: %.2f bits\n",
-	       h, hcond);
+	/* With no pair (one call per thread) there is no previous class to
+	 * condition on: say so rather than print "nan". */
+	if (pairs)
+		printf("  size-class entropy: %.2f bits; given the previous call's class: %.2f bits\n",
+		       h, hcond);
+	else if (ncalls)
+		printf("  size-class entropy: %.2f bits; given the previous call's class: "
+		       "no two calls in a row in one thread\n", h);
 	seq_free(&s);
 	return EXIT_OK;
 }
@@ -533,6 +539,8 @@ int cmd_trace(int argc, char **argv)
 			return cli_usage_error(CMD, "unexpected argument '%s' (the program "
 					       "comes after '--')", argv[i]);
 	}
+	if (out && !*out)
+		return cli_usage_error(CMD, "empty output file name (-o PREFIX)");
 	if (sum) {
 		if (dd || out || cap)
 			return cli_usage_error(CMD, "--summary takes a file and nothing else");

@@ -202,6 +202,12 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 		}
 		const char *line = p;
 		p = nl + 1;
+		/* Said first: quoted, the line's \r would hide the cause. */
+		if (l && line[l - 1] == '\r') {
+			rc = rerr(&rd, "a CRLF line ending (expected LF alone: "
+				  "tr -d '\\r' converts the file)");
+			goto out;
+		}
 		if (rd.line == 1) {
 			if (l != strlen(SEQ_HEADER) || memcmp(line, SEQ_HEADER, l)) {
 				rc = rerr(&rd, "'%.*s' is not a sequence header (expected '"

@@ -73,6 +73,12 @@ bad "src_align 64" '# ucopy sequence 1\n# x\n0 1 64 3 4\n' "bad.seq:3: source al
 bad "distance 4096" '# ucopy sequence 1\n0 1 2 3 4096\n' "bad.seq:2: distance '4096' is out of range (expected 0..4095)"
 bad "alignments that do not fit the distance" '# ucopy sequence 1\n0 1 2 3 4\n' "bad.seq:2: destination alignment 3 does not match"
 bad "a thread that comes back" '# ucopy sequence 1\n0 1 2 6 4\n1 1 2 6 4\n0 1 2 6 4\n' "bad.seq:4: thread 0's calls again after another thread's"
+bad "CRLF line endings" '# ucopy sequence 1\r\n0 1 2 6 4\r\n' "bad.seq:1: a CRLF line ending (expected LF alone"
+printf '# ucopy sequence 1\n0 1 2 6 4\n1 300 0 0 0\n' >"$tmp/one.seq"
+run trace --summary "$tmp/one.seq"
+expect "trace --summary: one call a thread has no conditional entropy, and says so" \
+	sh -c "[ $rc -eq 0 ] && grep -q \"given the previous call's class: no two calls in a row in one thread\" '$out' && ! grep -qi nan '$out'"
+usage_error "trace -o ''" "empty output file name" trace -o '' -- true
 bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 6 4' "bad.seq:2: truncated: the line has no end"
 usage_error "trace --summary: a missing file" "cannot read" trace --summary "$tmp/none.seq"
 usage_error "trace: no '--'" "no program to trace" trace
