@@ -78,10 +78,15 @@ static void test_formats(void)
 	CHECK(parse("8 1e308\n16 1e-320\n", &d, err, sizeof err) == 0 && d.n == 1 &&
 	      prob(&d, 8) == 1, "a weight too small to count beside another: %s", err);
 	dist_free(&d);
-	/* One weight 1e17 times the rest (found by fuzz_dist): normalising
-	 * each weight first made the running sum pass 1 before the end. */
-	CHECK(parse("8,9,88,8,988888888888888888,9,88,8,98,9,88,6,88,888\n8\n8,9,88,9,88,8,8,"
-		    "88,88,9,88,6,88,888\n8\n8,9,88,9,88,8\n8\n", &d, err, sizeof err) == 0 &&
+	/* One weight 1e17 times the rest (found by fuzz_dist in the LLVM
+	 * format, whose probabilities are now at most 1: here its weights
+	 * as 'SIZE WEIGHT' lines): normalising each weight first made the
+	 * running sum pass 1 before the end. */
+	CHECK(parse("1 8\n2 9\n3 88\n4 8\n5 988888888888888888\n6 9\n7 88\n8 8\n"
+		    "9 98\n10 9\n11 88\n12 6\n13 88\n14 888\n15 8\n16 8\n17 9\n"
+		    "18 88\n19 9\n20 88\n21 8\n22 8\n23 88\n24 88\n25 9\n26 88\n"
+		    "27 6\n28 88\n29 888\n30 8\n31 8\n32 9\n33 88\n34 9\n35 88\n"
+		    "36 8\n37 8\n", &d, err, sizeof err) == 0 &&
 	      d.cdf[d.n - 1] == 1, "lopsided weights: %s", err);
 	for (size_t i = 1; i < d.n; i++)
 		CHECK(d.cdf[i] >= d.cdf[i - 1] && d.cdf[i] <= 1, "cdf[%zu] = %.17g after %.17g", i,
@@ -158,6 +163,9 @@ static void test_errors(void)
 	reject("0.5,0.5,abc\n", "bad.csv:1: bad probability 'abc' for size 2");
 	reject("0.5,,0.5\n", "bad.csv:1: empty entry for size 1");
 	reject("0.5,0x10\n", "bad probability '0x10'");
+	/* "SIZE,WEIGHT" lines are not LLVM's probabilities of sizes 0, 1... */
+	reject("64,1\n128,1\n4096,2\n", "bad.csv:1: probability '64' for size 0 is above 1");
+	reject("1,64\n", "bad.csv:1: probability '64' for size 1 is above 1");
 	reject("64 1\n64\n", "bad.csv:2: bad line '64' (expected SIZE WEIGHT)");
 	reject("64 1\n64 1 2\n", "bad.csv:2: bad line '64 1 2'");
 	reject("64 one\n", "bad.csv:1: bad line '64 one'");

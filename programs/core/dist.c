@@ -314,6 +314,14 @@ static int parse_llvm(struct parser *ps, struct span first, int ended)
 			if (span_weight(item, &w) < 0)
 				return perr(ps, "bad probability '%.*s' for size %zu (expected a number >= 0)",
 					    show(item), item.s, index);
+			/* A "SIZE,WEIGHT" file also has a comma on its first
+			 * line, and read as probabilities it would be sizes 0, 1,
+			 * 2...: its sizes give it away. */
+			if (w > 1)
+				return perr(ps, "probability '%.*s' for size %zu is above 1 (expected "
+					    "LLVM libc's comma-separated probabilities of sizes 0, 1, 2...; "
+					    "sizes with weights are 'SIZE WEIGHT' lines)",
+					    show(item), item.s, index);
 			if (push(ps, index, w) < 0)
 				return -1;
 			index++;
