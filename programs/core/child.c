@@ -5,7 +5,9 @@
 #include "child.h"
 #include "ucopy.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -25,6 +27,46 @@
 
 #define PRELOAD_NAME "libucopy-preload.so"
 
+/* Whether the file at p is a shared library this build's programs can
+ * preload: an ELF of this machine's class, byte order and architecture,
+ * position-independent (ET_DYN) and without an interpreter (which a PIE
+ * executable has).  Anything else ld.so skips with a warning, and the
+ * program would run without ucopy under a name that says it ran with it. */
+static int is_shared_library(const char *p)
+{
+#if defined(__x86_64__)
+	const unsigned want = EM_X86_64;
+#elif defined(__aarch64__)
+	const unsigned want = EM_AARCH64;
+#else
+	const unsigned want = 0;   /* any: the other checks still hold */
+#endif
+	ElfW(Ehdr) eh;
+	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	    eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB
+									 : ELFDATA2MSB) ||
+	    eh.e_type != ET_DYN || (want && eh.e_machine != want) ||
+	    eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0 || eh.e_phnum > 256)
+		goto out;
+	ok = 1;
+	for (unsigned i = 0; i < eh.e_phnum && ok; i++) {
+		ElfW(Phdr) ph;
+		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) !=
+		    (ssize_t)sizeof ph || ph.p_type == PT_INTERP)
+			ok = 0;
+	}
+out:
+	close(fd);
+	return ok;
+}
+
+/* 1 with the absolute path in path when dir/rel is a shared object, -1 when
+ * it is a regular file that is not one, 0 when there is no such file. */
 static int try_file(const char *dir, const char *rel, char *path, size_t len)
 {
 	char p[PATH_MAX + 64];
@@ -32,6 +74,8 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len)
 	snprintf(p, sizeof p, "%s/%s", dir, rel);
 	if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
+	if (!is_shared_library(p))
+		return -1;
 	/* ld.so resolves a relative LD_PRELOAD against each program's own
 	 * working directory: the path must be absolute. */
 	char abs[PATH_MAX];
@@ -45,10 +89,12 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("UCOPY_PRELOAD");
 	if (env && env[0]) {
-		if (try_file(".", env, path, len) || (env[0] == '/' && try_file("", env, path, len)))
+		int found = env[0] == '/' ? try_file("", env, path, len) : try_file(".", env, path, len);
+		if (found > 0)
 			return 0;
-		snprintf(err, errlen, "bad UCOPY_PRELOAD '%s' (expected the path of %s)",
-			 env, PRELOAD_NAME);
+		snprintf(err, errlen, "bad UCOPY_PRELOAD '%s': %s (expected the path of %s)",
+			 env, found < 0 ? "not a shared library for this machine" : "no such file",
+			 PRELOAD_NAME);
 		return -1;
 	}
 	char exe[PATH_MAX];
@@ -56,11 +102,11 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
 	if (slash) {
 		*slash = 0;
-		if (try_file(exe, PRELOAD_NAME, path, len) ||
-		    try_file(exe, "../lib/" PRELOAD_NAME, path, len))
+		if (try_file(exe, PRELOAD_NAME, path, len) > 0 ||
+		    try_file(exe, "../lib/" PRELOAD_NAME, path, len) > 0)
 			return 0;
 	}
-	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len))
+	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len) > 0)
 		return 0;
 	snprintf(err, errlen, "cannot find %s (not beside the command, nor in %s; "
 		 "UCOPY_PRELOAD may name it)", PRELOAD_NAME, UCOPY_LIBDIR);

@@ -84,3 +84,19 @@ expect "compare: libc's side has no interposer even when ucopy was started under
 usage_error "compare -- CMD: one policy" "expected two policies" compare auto -- true
 usage_error "compare -- CMD: an unknown policy" "B: unknown policy" compare auto nope -- true
 usage_error "compare -- CMD: a program that does not exist" "cannot run" compare auto libc -- /nonexistent/x
+# UCOPY_PRELOAD must name a shared library ld.so can preload: a text file or
+# a program would be skipped with ld.so's warning, and the program run
+# without ucopy under ucopy's name.
+for cmd in "run" "compare auto libc --runs 2" "trace -o $BABS/../nowhere"; do
+	c=${cmd%% *}
+	UCOPY_PRELOAD=/etc/passwd run $cmd -- true
+	expect "$c: UCOPY_PRELOAD naming a text file is refused" \
+		is_usage_error "bad UCOPY_PRELOAD '/etc/passwd': not a shared library"
+done
+UCOPY_PRELOAD=$BABS/tests/preload_prog run run -- true
+expect "run: UCOPY_PRELOAD naming a program (a PIE, ET_DYN too) is refused" \
+	is_usage_error "bad UCOPY_PRELOAD '.*preload_prog': not a shared library"
+UCOPY_PRELOAD=$BABS/no-such.so run run -- true
+expect "run: UCOPY_PRELOAD naming no file is refused" is_usage_error "no-such.so': no such file"
+UCOPY_PRELOAD=$B/libucopy-preload.so run run -- "$prog"
+expect "run: UCOPY_PRELOAD relative to the working directory works" [ "$rc" -eq 0 ]
