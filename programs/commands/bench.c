@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,7 +41,8 @@ void help_bench(FILE *f)
 	      "  --kernels LIST     kernels to time (default: every kernel this CPU runs;\n"
 	      "                     'all' says the same; libc is the C library's memcpy)\n"
 	      "  --policies LIST    named policies (linux-6.4, auto, ...) or policy text\n"
-	      "                     (64:word,movsb); may be repeated\n"
+	      "                     (64:word,movsb); may be repeated; one that names a\n"
+	      "                     kernel this CPU does not run is refused\n"
 	      "  --entries LIST     the library's entry points as a program calls them:\n"
 	      "                     ucopy_memcpy, ucopy_try, ucopy_from (the active\n"
 	      "                     policy), ucopy_try_sigsafe (no signals: system\n"
@@ -85,11 +85,12 @@ void help_bench(FILE *f)
 	      "                     PMU/NAME or NAME as `perf list` shows it (resolved\n"
 	      "                     from /sys/bus/event_source/devices); up to 4 times.\n"
 	      "                     An event the kernel refuses is listed as unavailable\n"
-	      "  --seed N           seed for the size sequence (--dist)\n"
-	      "                     (default: fresh, printed with the results)\n"
+	      "  --seed N           seed for --dist's size sequence (default: fresh,\n"
+	      "                     printed with the results); without --dist nothing\n"
+	      "                     is drawn and it only labels the results\n"
 	      "  --format FMT       table (default), csv or json\n"
 	      "  -o FILE            write the results to FILE instead of stdout\n"
-	      "  -q                 no progress line and no notes on stderr\n\n"
+	      "  -q                 no progress line on stderr\n\n"
 	      "Example: the rep movsb 4K-aliasing cliff (AMD Zen 3):\n"
 	      "  ucopy bench --kernels movsb,avx2 --sizes 4352 --distance 1,2048\n", f);
 }
@@ -128,8 +129,6 @@ struct bench {
 	enum format format;
 	const char *out_path;
 	int quiet;
-	char **note;                /* for stderr once all input is checked */
-	size_t nnote;
 	/* What was measured: one row per variant per cell. */
 	struct row *row;
 	size_t nrows;
@@ -169,31 +168,6 @@ static void bench_free(struct bench *b)
 		copy_seq_free(&b->drawn[i]);
 	replay_free(&b->replay);
 	free(b->row);
-	for (size_t i = 0; i < b->nnote; i++)
-		free(b->note[i]);
-	free(b->note);
-}
-
-/* A note is printed only once the whole command line has been checked, so
- * that a bad input makes exactly one line on stderr. */
-static int add_note(struct bench *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int add_note(struct bench *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char **p = n >= 0 ? realloc(b->note, (b->nnote + 1) * sizeof *p) : NULL;
-	if (!p)
-		return -1;
-	b->note = p;
-	if (!(p[b->nnote] = malloc((size_t)n + 1)))
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(p[b->nnote++], (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return 0;
 }
 
 static int add_variant(struct bench *b, struct variant **v)
@@ -213,6 +187,13 @@ static void kernel_names(char *buf, size_t len)
 	for (size_t i = 0; i < ucopy_kernel_count() && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
 					ucopy_kernel_at(i)->name);
+}
+
+/* Said after "this CPU lacks X" when X may be the mask's doing. */
+static const char *masked(void)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	return c->features != c->detected ? " (or UCOPY_FEATURES removed)" : "";
 }
 
 static int add_kernels(struct bench *b, const char *list)
@@ -253,8 +234,8 @@ static int add_kernels(struct bench *b, const char *list)
 		if (!ucopy_kernel_supported(k, have)) {
 			char need[256];
 			ucopy_features_format(k->requires & ~have, ",", need, sizeof need);
-			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks",
-					       name, need);
+			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks%s",
+					       name, need, masked());
 		}
 		struct variant *v;
 		if (add_variant(b, &v) < 0)
@@ -362,10 +343,15 @@ static int add_policies(struct bench *b, const char *list)
 			free(spec);
 			return rc;
 		}
-		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0 &&
-		    add_note(b, "note: policy '%s' on this CPU: %s", spec, note) < 0) {
+		/* ucopy_memcpy would run another kernel in place of one this
+		 * CPU lacks; a row named after the one asked for would time
+		 * the other.  So refused, as --kernels refuses it. */
+		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0) {
+			int rc = cli_usage_error(CMD, "policy '%s' names kernels this CPU does not "
+						 "run: %s%s; name those it runs ('ucopy features')",
+						 spec, note, masked());
 			free(spec);
-			return cli_usage_error(CMD, "out of memory");
+			return rc;
 		}
 		struct ucopy_policy *np = realloc(b->pol, (b->npol + 1) * sizeof *np);
 		char **nt = np ? realloc(b->pol_text, (b->npol + 1) * sizeof *nt) : NULL;
@@ -1181,8 +1167,6 @@ int cmd_bench(int argc, char **argv)
 		bench_free(&b);
 		return rc;
 	}
-	for (size_t i = 0; i < b.nnote && !b.quiet; i++)
-		cli_error("%s", b.note[i]);
 	rc = measure_all(&b);
 	if (rc == EXIT_OK) {
 		if (b.format == FMT_JSON)
