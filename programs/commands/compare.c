@@ -85,7 +85,8 @@ void help_compare(FILE *f)
 	      "  --cache STATE          hot (default), warm or cold, for --sizes,\n"
 	      "                         --dist and aio-poll\n"
 	      "  --runs N               exactly N interleaved rounds (20..100000)\n"
-	      "                         instead of as many as the budget allows\n"
+	      "                         instead of as many as the budget allows (not\n"
+	      "                         with --seconds)\n"
 	      "  --seconds S            the time budget (default 2, at most 86400); one\n"
 	      "                         that cannot hold 20 rounds of the workload is\n"
 	      "                         refused before anything is timed\n"
@@ -280,6 +281,11 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		return cli_usage_error(CMD, "expected two policies, A and B (e.g. "
 				       "'ucopy compare linux-6.3 linux-6.4-rc1 "
 				       "--workload tcp-sendmsg')");
+	/* --runs fixes the rounds whatever they take: a budget beside it
+	 * would be neither kept nor checked. */
+	if (runs && seconds)
+		return cli_usage_error(CMD, "--runs and --seconds together (--runs N times "
+				       "exactly N rounds, --seconds S as many as S allows: give one)");
 	double d;
 	if (runs) {
 		if (parse_number(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))

@@ -44,7 +44,7 @@ assert len(d["results"]) == 6 and all(r["ns_median"] > 0 for r in d["results"]),
 ' "$out"
 
 # The reproduction: both named policies, the cold-read workload.
-run compare arm64-4.19 arm64-5.15 --workload cold-read --runs 20 --seconds 0.5 -q
+run compare arm64-4.19 arm64-5.15 --workload cold-read --runs 20 -q
 expect "compare arm64-4.19 arm64-5.15 --workload cold-read runs: ldp against ldtr" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^A  *arm64-4.19 -> ldp$' '$out' &&
 	       grep -q '^B  *arm64-5.15 -> ldtr$' '$out' && grep -q '^workload  cold-read' '$out'"
@@ -54,7 +54,7 @@ if [ -n "$want_emulated" ]; then
 else
 	expect "compare on a real CPU has no emulation warning" sh -c "! grep -q '^warning   emulated' '$out'"
 fi
-run compare arm64-4.19 arm64-5.15 --workload cold-read --runs 20 --seconds 0.5 -q --json
+run compare arm64-4.19 arm64-5.15 --workload cold-read --runs 20 -q --json
 expect "compare --json: the emulator in machine, the two kernels" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

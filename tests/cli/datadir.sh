@@ -39,9 +39,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["config"]["dist"]["file"] == sys.argv[2] + "/Memcpy_Fleet.csv", d["config"]["dist"]
 ' "$out" "$shipped"
-run compare word word --workload dist:Memcpy_7 --runs 20 --seconds 0.05 -q --json
+run compare word word --workload dist:Memcpy_7 --runs 20 -q --json
 expect "compare --workload dist:NAME" sh -c "[ $rc -eq 0 ] && grep -qF '$shipped/Memcpy_7.csv' '$out'"
-run compare word word --dist Memcpy_5 --runs 20 --seconds 0.05 -q --json
+run compare word word --dist Memcpy_5 --runs 20 -q --json
 expect "compare --dist NAME" sh -c "[ $rc -eq 0 ] && grep -qF '$shipped/Memcpy_5.csv' '$out'"
 usage_error "bench --dist: an unknown name says where it looked" \
 	"bad distribution 'Memcpy_9' (expected a file, or the name of one in $shipped" \

@@ -65,7 +65,7 @@ case $(ucopy_arch) in
 aarch64) pa=arm64-4.19 pb=arm64-5.15 feat=mops ;;
 *) pa=linux-6.3 pb=linux-6.4 feat=fsrm ;;
 esac
-run compare $pa $pb --sizes=32K --assume-features -$feat --runs=20 --seconds=0.05 --seed 010 -q --json
+run compare $pa $pb --sizes=32K --assume-features -$feat --runs=20 --seed 010 -q --json
 expect "compare: --assume-features -$feat is a value, --seed 010 is ten" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]

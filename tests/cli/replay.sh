@@ -114,14 +114,14 @@ usage_error "calibrate --replay: a bad file is refused before measuring, with fi
 	"$dir/bad.seq:3: more than 5 fields" calibrate --quick --replay "$dir/bad.seq" -o "$dir/prof2"
 
 # compare on a distribution: the regime asked, named in the description.
-run compare word word --dist "$dir/d.txt" --regime repeated --runs 20 --seconds 0.05 -q --json
+run compare word word --dist "$dir/d.txt" --regime repeated --runs 20 -q --json
 expect "compare --regime repeated: named, with its length" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 assert c["regime"] == "repeated", c
 assert ", a repeated sequence of 8192 copies, cache hot" in c["workload_description"], c
 ' "$out"
-run compare word word --dist "$dir/d.txt" --runs 20 --seconds 0.05 -q --json
+run compare word word --dist "$dir/d.txt" --runs 20 -q --json
 expect "compare --dist: unlearnable unless asked" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]

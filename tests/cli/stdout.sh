@@ -46,8 +46,8 @@ case $(ucopy_arch) in
 aarch64) pa=arm64-4.19 pb=arm64-5.15 ;;
 *) pa=linux-6.3 pb=linux-6.4 ;;
 esac
-full "compare" compare $pa $pb --sizes 64 --runs 20 --seconds 0.05 -q
-full "compare --json" compare $pa $pb --sizes 64 --runs 20 --seconds 0.05 -q --json
+full "compare" compare $pa $pb --sizes 64 --runs 20 -q
+full "compare --json" compare $pa $pb --sizes 64 --runs 20 -q --json
 full "calibrate (its summary)" calibrate --seconds 0.2 --max-size 4K -o "$dir/profile"
 full "report -o -" report --quick --seconds 0.5 -q -o - --json "$dir/r.json"
 
