@@ -68,6 +68,9 @@ static int run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *a = argv[1];
+	int alone = !strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "--version");
+	if (alone && argc > 2)
+		return cli_usage_error(NULL, "unexpected argument '%s' after '%s'", argv[2], a);
 	if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 		usage(stdout);
 		return EXIT_OK;
@@ -77,7 +80,8 @@ static int run(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(a, "help")) {
-		if (argc == 2) {
+		/* "ucopy help --help" asks for the same page as "ucopy help". */
+		if (argc == 2 || (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))) {
 			usage(stdout);
 			return EXIT_OK;
 		}

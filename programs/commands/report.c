@@ -40,7 +40,7 @@ void help_report(FILE *f)
 	      "cliffs of ucopy_memcpy and libc's memcpy, the historic kernel policies on\n"
 	      "the built-in workloads, and ucopy_memcpy against libc per size class and\n"
 	      "on production size distributions, with what the numbers mean in words.\n\n"
-	      "  -o FILE          the page (default report.html; '-' for stdout)\n"
+	      "  -o, --output FILE  the page (default report.html; '-' for stdout)\n"
 	      "  --json FILE      also write every number the page shows as JSON\n"
 	      "  --seconds S      the whole budget in seconds (default 60; --quick: 4;\n"
 	      "                   at most 86400)\n"
@@ -51,8 +51,8 @@ void help_report(FILE *f)
 	      "                   with ucopy; `ucopy bench --list-dists` shows where)\n"
 	      "  --seed N         seed for the random size sequences (default: fresh,\n"
 	      "                   printed in the page)\n"
-	      "  -q               no progress and no closing line on stderr\n"
-	      "  -v               progress as one line per step, also when stderr is\n"
+	      "  -q, --quiet      no progress and no closing line on stderr\n"
+	      "  -v, --verbose    progress as one line per step, also when stderr is\n"
 	      "                   not a terminal\n\n"
 	      "docs/report.md explains how to read each chart and table.\n", f);
 }

@@ -107,5 +107,12 @@ usage_error "unknown option" "unknown option '--frob'" --frob
 usage_error "features: unknown option" "unknown option '--xml'" features --xml
 usage_error "features: stray argument" "unexpected argument 'extra'" features extra
 usage_error "help: unknown command" "unknown command 'nope'" help nope
+usage_error "--version takes no argument" "unexpected argument 'extra' after '--version'" --version extra
+usage_error "--help takes no argument" "unexpected argument 'extra' after '--help'" --help extra
+run help --help
+expect "help --help is the main page" sh -c "[ $rc -eq 0 ] && grep -q '^usage: ucopy COMMAND' '$out'"
+run --help
+expect "--help names every variable the command reads" \
+	sh -c "for v in UCOPY_POLICY UCOPY_PROFILE UCOPY_FEATURES UCOPY_DATA_DIR UCOPY_PRELOAD; do grep -q \"^  \$v \" '$out' || exit 1; done"
 run
 expect "no command: usage on stderr, exit 2" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -q usage '$err'"
