@@ -449,10 +449,10 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		const char *a = argv[i];
 		if ((v = cli_opt_value(CMD, argc, argv, &i, "--kernels", 0, &rc))) {
 			kernels = v;
-		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--policies", 0, &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--policies", CLI_REPEAT, &rc))) {
 			if ((rc = add_policies(b, v)))
 				return rc;
-		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--entries", 0, &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--entries", CLI_REPEAT, &rc))) {
 			if ((rc = add_entries(b, v)))
 				return rc;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc))) {
@@ -487,7 +487,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			if ((rc = cli_parse_memory(CMD, v, &b->max_memory)))
 				return rc;
 			b->have_max_memory = 1;
-		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", 0, &rc))) {
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", CLI_REPEAT, &rc))) {
 			if ((rc = cli_parse_event(CMD, v, &b->events)))
 				return rc;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",

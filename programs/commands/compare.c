@@ -209,14 +209,6 @@ static int parse_number(const char *arg, double lo, double hi, double *out)
 	return 0;
 }
 
-static int set_once(const char **slot, const char *v, const char *opt)
-{
-	if (*slot)
-		return cli_usage_error(CMD, "%s given twice", opt);
-	*slot = v;
-	return 0;
-}
-
 static int parse_args(struct compare *c, int argc, char **argv)
 {
 	int npos = 0, list = 0;
@@ -228,31 +220,31 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		int rc = 0;
 		const char *v, *a = argv[i];
 		if ((v = cli_opt_value(CMD, argc, argv, &i, "--workload", 0, &rc)))
-			rc = set_once(&c->wo.name, v, "--workload");
+			c->wo.name = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--dist", 0, &rc)))
-			rc = set_once(&c->wo.dist_path, v, "--dist");
+			c->wo.dist_path = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--regime", 0, &rc)))
-			rc = set_once(&c->wo.regime, v, "--regime");
+			c->wo.regime = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc)))
-			rc = set_once(&c->wo.sizes, v, "--sizes");
+			c->wo.sizes = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--cache", 0, &rc)))
-			rc = set_once(&c->wo.cache, v, "--cache");
+			c->wo.cache = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--assume-features",
 					    CLI_VALUE_DASH, &rc)))
-			rc = set_once(&c->assume, v, "--assume-features");
+			c->assume = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--runs",
 					    CLI_VALUE_NUMBER, &rc)))
-			rc = set_once(&runs, v, "--runs");
+			runs = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seconds",
 					    CLI_VALUE_NUMBER, &rc)))
-			rc = set_once(&seconds, v, "--seconds");
+			seconds = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--margin",
 					    CLI_VALUE_NUMBER, &rc)))
-			rc = set_once(&margin, v, "--margin");
+			margin = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--seed",
 					    CLI_VALUE_NUMBER, &rc)))
-			rc = set_once(&seed, v, "--seed");
-		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", 0, &rc)))
+			seed = v;
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", CLI_REPEAT, &rc)))
 			rc = cli_parse_event(CMD, v, &c->events);
 		else if (rc)
 			;

@@ -104,7 +104,7 @@ int compare_program(int argc, char **argv, int dd)
 				return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
 						       "0 to 50)", v);
 			margin = m / 100;
-		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", 0, &rc))) {
+		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", CLI_REPEAT, &rc))) {
 			if ((rc = cli_parse_event(CMD, v, &ev)))
 				return rc;
 		} else if (rc) {

@@ -77,6 +77,16 @@ const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 	size_t n = strlen(name);
 	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
 		return NULL;
+	/* Given twice, the last would win and the first be dropped unseen.
+	 * An earlier word that spells the option is the option: a value never
+	 * starts with "--", and one like "-o" only where a feature list may
+	 * (CLI_VALUE_DASH), which its own parser then refuses. */
+	if (!(flags & CLI_REPEAT))
+		for (int j = 1; j < *i; j++)
+			if (!strncmp(argv[j], name, n) && (!argv[j][n] || argv[j][n] == '=')) {
+				*rc = cli_usage_error(cmd, "option '%s' given twice", name);
+				return NULL;
+			}
 	if (a[n] == '=')
 		return a + n + 1;
 	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;

@@ -70,6 +70,9 @@ int cli_stdout_check(void);
 #define CLI_VALUE_NUMBER 1u  /* kept for the callers that name it: implied */
 #define CLI_VALUE_DASH   2u  /* one leading '-' ("-fsrm"), never "--..." */
 #define CLI_VALUE_STDIO  4u  /* a lone "-" (standard output) */
+/* The option may be given more than once (each adds to a list); any other
+ * given twice is refused ("option '--sizes' given twice"). */
+#define CLI_REPEAT       8u
 
 /* The value of option `name` at argv[*i], given as "NAME VALUE" (*i then
  * moves past VALUE) or as "NAME=VALUE" (taken as it is, whatever it starts

@@ -141,7 +141,7 @@ usage_error "compare: one policy" "expected two policies" compare movsb --sizes 
 usage_error "compare: three policies" "unexpected argument 'avx2'" compare movsb word avx2 --sizes 64
 usage_error "compare: unknown option" "unknown option '--frob'" compare movsb word --frob
 usage_error "compare: option without value" "option '--workload' needs a value" compare movsb word --workload
-usage_error "compare: option given twice" "--sizes given twice" compare movsb word --sizes 64 --sizes 32
+usage_error "compare: option given twice" "option '--sizes' given twice" compare movsb word --sizes 64 --sizes 32
 usage_error "compare: bad size" "12Q" compare movsb word --sizes 12Q
 # 20 rounds of 64 MiB copies cannot fit 1 ms: refused, not run for 0.4 s.
 usage_error "compare: a budget the workload cannot keep" \

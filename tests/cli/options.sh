@@ -70,3 +70,16 @@ expect "compare: --assume-features -$feat is a value, --seed 010 is ten" python3
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 assert c["assume_features"] == "-" + sys.argv[2] and c["seed"] == 10, c' "$out" "$feat"
+
+# An option given twice would have the last win and the first dropped unseen:
+# refused, in every command; the list options add up instead.
+usage_error "bench: --kernels twice" "option '--kernels' given twice" bench --kernels word --kernels byte --sizes 8
+usage_error "bench: --seconds twice, the second as --seconds=" "option '--seconds' given twice" \
+	bench --kernels word --seconds 5 --seconds=0.1 --sizes 8
+usage_error "calibrate: -o twice" "option '-o' given twice" calibrate -o /tmp/x -o /tmp/y
+usage_error "report: --seed twice" "option '--seed' given twice" report --seed 1 --seed 2
+usage_error "run: --policy twice" "option '--policy' given twice" run --policy nosuch --policy word -- true
+usage_error "trace: --cap twice" "option '--cap' given twice" trace --cap 8 --cap 9 -- true
+usage_error "compare -- CMD: --runs twice" "option '--runs' given twice" compare auto libc --runs 2 --runs 3 -- true
+run bench --policies word --policies byte --sizes 8 --seconds 0.05 --format csv -q
+expect "bench: --policies twice adds up" sh -c "[ $rc -eq 0 ] && grep -q '^word,' '$out' && grep -q '^byte,' '$out'"
