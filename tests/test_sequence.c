@@ -121,8 +121,8 @@ static void test_bad(void)
 		{ "0 8 0 0 4096\n",
 		  "t.seq:2: distance '4096' is out of range (expected 0..4095)" },
 		{ "0 8 0 0 0\r\n",
-		  "t.seq:2: bad distance '0\r' (expected a decimal number, 0..4095; fields are "
-		  "separated by one space)" },
+		  "t.seq:2: a CRLF line ending (expected LF alone: tr -d '\\r' converts the "
+		  "file)" },
 		{ "0 8 1 3 1\n",
 		  "t.seq:2: destination alignment 3 does not match source alignment 1 and "
 		  "distance 1 (expected (1 + 1) mod 64 = 2)" },
