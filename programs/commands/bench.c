@@ -190,12 +190,6 @@ static void kernel_names(char *buf, size_t len)
 }
 
 /* Said after "this CPU lacks X" when X may be the mask's doing. */
-static const char *masked(void)
-{
-	const struct ucopy_cpu *c = ucopy_cpu();
-	return c->features != c->detected ? " (or UCOPY_FEATURES removed)" : "";
-}
-
 static int add_kernels(struct bench *b, const char *list)
 {
 	uint64_t have = ucopy_cpu()->features;
@@ -235,7 +229,7 @@ static int add_kernels(struct bench *b, const char *list)
 			char need[256];
 			ucopy_features_format(k->requires & ~have, ",", need, sizeof need);
 			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks%s",
-					       name, need, masked());
+					       name, need, cli_masked(k->requires & ~have));
 		}
 		struct variant *v;
 		if (add_variant(b, &v) < 0)
@@ -346,10 +340,11 @@ static int add_policies(struct bench *b, const char *list)
 		/* ucopy_memcpy would run another kernel in place of one this
 		 * CPU lacks; a row named after the one asked for would time
 		 * the other.  So refused, as --kernels refuses it. */
+		uint64_t missing = cli_policy_missing(&pol, have);
 		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0) {
 			int rc = cli_usage_error(CMD, "policy '%s' names kernels this CPU does not "
 						 "run: %s%s; name those it runs ('ucopy features')",
-						 spec, note, masked());
+						 spec, note, cli_masked(missing));
 			free(spec);
 			return rc;
 		}

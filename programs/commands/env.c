@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A value as a message shows it: its first 64 bytes. */
 #define FEATURE_LIST "features to remove, as -avx512f,-fsrm, or to keep, as none,sse2"
+/* A value as a message shows it: its first 64 bytes. */
 #define SHOWN 64
 
 /* "ucopy: bad NAME 'VALUE': WHY (expected EXPECTED)" on stderr, without
@@ -65,8 +65,17 @@ int cli_env_check(unsigned what)
 	if (env && *env) {
 		struct ucopy_policy p;
 		char err[256];
-		if (ucopy_policy_resolve(&p, env, ucopy_cpu()->features, err, sizeof err))
+		uint64_t have = ucopy_cpu()->features;
+		if (ucopy_policy_resolve(&p, env, have, err, sizeof err))
 			return bad("UCOPY_POLICY", env, NULL, "%s", err);
+		/* The library would run another kernel in its place, and the
+		 * lab would time it under the name asked for, as bench
+		 * --policies refuses to. */
+		uint64_t missing = cli_policy_missing(&p, have);
+		if (ucopy_policy_fit(&p, have, err, sizeof err) > 0)
+			return bad("UCOPY_POLICY", env, "kernels this CPU runs ('ucopy features')",
+				   "it names kernels this CPU does not run: %s%s", err,
+				   cli_masked(missing));
 	}
 	env = getenv("UCOPY_PROFILE");
 	if ((what & CLI_ENV_PROFILE) && env && *env) {
@@ -76,4 +85,17 @@ int cli_env_check(unsigned what)
 				   "a profile 'ucopy calibrate' wrote on this CPU", "%s", why);
 	}
 	return 0;
+}
+
+const char *cli_masked(uint64_t missing)
+{
+	return missing & ucopy_cpu()->detected ? " (UCOPY_FEATURES removed it)" : "";
+}
+
+uint64_t cli_policy_missing(const struct ucopy_policy *p, uint64_t have)
+{
+	uint64_t m = 0;
+	for (unsigned i = 0; i < p->nrules; i++)
+		m |= p->rule[i].kernel->requires & ~have;
+	return m;
 }

@@ -399,20 +399,22 @@ static void find_probes(struct report *r)
 	double w = p->worst[wk * p->nsize + ws];
 	char sz[32];
 	fmt_size_iec(sz, sizeof sz, p->size[ws]);
+	char ds[120];
+	report_fmt_distances(p, ds, sizeof ds);
 	if (w < CLIFF) {
-		find(r, "No kernel has a 4 KiB aliasing cliff here: at dst \xe2\x88\x92 src "
-		     "mod 4096 below 64 the worst is %s at %s, %.2f\xc3\x97 its time half a "
-		     "page apart.", r->var[wk].name, sz, w);
+		find(r, "No kernel has a 4 KiB aliasing cliff here: at dst \xe2\x88\x92 src = "
+		     "%s (mod 4096) the worst is %s at %s, %.2f\xc3\x97 its time half a "
+		     "page apart.", ds, r->var[wk].name, sz, w);
 		return;
 	}
 	size_t n = 0;
 	for (size_t k = 0; k < p->nk; k++)
 		for (size_t s = 0; s < p->nsize; s++)
 			n += p->worst[k * p->nsize + s] >= CLIFF;
-	find(r, "%s falls %.1f\xc3\x97 at %s when dst \xe2\x88\x92 src mod 4096 is below "
-	     "64 (%zu kernel and size pairs of the probes are %.1f\xc3\x97 or worse); the "
+	find(r, "%s falls %.1f\xc3\x97 at %s when dst \xe2\x88\x92 src (mod 4096) is one of %s "
+	     "(%zu kernel and size pairs of the probes are %.1f\xc3\x97 or worse); the "
 	     "calibrated policy avoids those kernels around those sizes.",
-	     r->var[wk].name, w, sz, n, CLIFF);
+	     r->var[wk].name, w, sz, ds, n, CLIFF);
 }
 
 static void find_ab(struct report *r, const struct report_ab *a, const char *what)

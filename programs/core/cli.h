@@ -31,6 +31,14 @@ struct command {
 /* One message naming the variable and what was expected (env.c).
  * @return : 0, or EXIT_USAGE. */
 int cli_env_check(unsigned what);
+/* " (UCOPY_FEATURES removed it)" when the CPU has one of the `missing`
+ * features and the mask took it away, else "": a message saying "this CPU
+ * lacks" then points at the mask, not the hardware. */
+const char *cli_masked(uint64_t missing);
+/* The features the kernels of p need and `have` lacks (ask before
+ * ucopy_policy_fit() replaces them). */
+struct ucopy_policy;
+uint64_t cli_policy_missing(const struct ucopy_policy *p, uint64_t have);
 
 /* Each command, in its own file. */
 int cmd_features(int argc, char **argv);

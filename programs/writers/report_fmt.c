@@ -70,6 +70,19 @@ const char *report_verdict_class(enum report_verdict v)
 	return v == RV_FASTER ? "good" : v == RV_SLOWER ? "bad" : NULL;
 }
 
+void report_fmt_distances(const struct report_probes *p, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t j = 0; j < p->nd && at < len; j++) {
+		const char *sep = j == 0 ? "" : j + 1 == p->nd ? " or " : ", ";
+		int n = snprintf(buf + at, len - at, "%s%u", sep, p->d[j]);
+		if (n < 0)
+			break;
+		at += (size_t)n;
+	}
+}
+
 void report_describe_cell(const struct report_cliff *c, size_t cell, char *buf,
 			  size_t len)
 {

@@ -33,6 +33,9 @@ const char *report_verdict_text(enum report_verdict v);
 /* The cell's class on the page: "good", "bad" or NULL. */
 const char *report_verdict_class(enum report_verdict v);
 
+/* The probes' distances in words: "1, 31, 63 or 192". */
+void report_fmt_distances(const struct report_probes *p, char *buf, size_t len);
+
 /* A cell of the cliff grid in words. */
 void report_describe_cell(const struct report_cliff *c, size_t cell, char *buf, size_t len);
 

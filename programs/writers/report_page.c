@@ -380,10 +380,10 @@ static void table_probes(FILE *f, const struct report *r)
 		fmt_size_iec(hb[s], sizeof hb[s], p->size[s]);
 		head[1 + s] = hb[s];
 	}
-	char cap[200];
+	char cap[300], ds[120];
+	report_fmt_distances(p, ds, sizeof ds);
 	snprintf(cap, sizeof cap, "Each kernel's slowest time at dst \xe2\x88\x92 src = "
-		 "%u, %u or %u (mod 4096) over its time half a page apart",
-		 p->d[0], p->nd > 1 ? p->d[1] : 0, p->nd > 2 ? p->d[2] : 0);
+		 "%s (mod 4096) over its time half a page apart", ds);
 	struct html_table t;
 	html_table_begin(&t, f, "t-probes", cap, ncol, head, NULL);
 	for (size_t k = 0; k < p->nk; k++) {

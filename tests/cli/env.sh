@@ -36,6 +36,15 @@ done
 refused "bench: the limits of UCOPY_POLICY's policy text are checked" \
 	"^ucopy: bad UCOPY_POLICY '64:word,32:byte': limit '32' is not above" \
 	env UCOPY_POLICY=64:word,32:byte "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05
+# A kernel the CPU does not run (here the mask removes its feature): the
+# library would run another in its place, under the name asked for.
+case $(ucopy_arch) in
+aarch64) unrunnable=mops feature=mops ;;
+*) unrunnable=avx512 feature=avx512f ;;
+esac
+refused "bench: a UCOPY_POLICY naming a kernel this CPU does not run is refused" \
+	"^ucopy: bad UCOPY_POLICY '1K:$unrunnable,word': it names kernels this CPU does not run: $unrunnable -> " \
+	env UCOPY_FEATURES=-$feature UCOPY_POLICY=1K:$unrunnable,word "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05
 # Control bytes in the value do not reach the terminal.
 refused "a bad value's control bytes are escaped" "bad UCOPY_POLICY 'a\\\\\\\\x1b\\[31mb'" \
 	env UCOPY_POLICY="$(printf 'a\033[31mb')" "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05

@@ -78,6 +78,15 @@ case $(ucopy_arch) in
 aarch64) unrunnable=mops feature=mops ;;
 *) unrunnable=avx512 feature=avx512f ;;
 esac
+# The message says the mask removed it only where the CPU has the feature.
+if "$UCOPY" features --json | grep -q "^ *\"$feature\",*\$"; then
+	why=' (UCOPY_FEATURES removed it)'
+else
+	why=''
+fi
 UCOPY_FEATURES=-$feature run bench --policies "64:$unrunnable,word" --sizes 64 --seconds 0.05 -q
 expect "bench: a policy naming a kernel this CPU does not run is refused, in one line" \
-	is_usage_error "policy '64:$unrunnable,word' names kernels this CPU does not run: $unrunnable -> .*(or UCOPY_FEATURES removed)"
+	is_usage_error "policy '64:$unrunnable,word' names kernels this CPU does not run: $unrunnable -> [^;]*)$why; name those"
+UCOPY_FEATURES=-$feature run bench --kernels "$unrunnable" --sizes 64 --seconds 0.05 -q
+expect "bench: a kernel this CPU does not run is refused, in one line" \
+	is_usage_error "kernel '$unrunnable' needs $feature, which this CPU lacks$why (try"

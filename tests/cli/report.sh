@@ -132,6 +132,13 @@ pd = data["probes"]["distances"]
 check(any(d < 64 for d in pd) and any(64 <= d < 512 for d in pd), "probe distances %s" % pd)
 check(all(len(ps["ns"]) == len(pd) for k in data["probes"]["kernels"] for ps in k["per_size"]),
       "a probe time per distance")
+# There, a multiple of 64 as the control is: the aliasing alone, not also a
+# destination off the source's line alignment.
+check(all(d % 64 == 0 for d in pd if d >= 64), "probe distances past 63 off a line: %s" % pd)
+cap = re.search(r'<table[^>]*id="t-probes"[^>]*>\s*<caption>([^<]*)</caption>', text)
+want = ", ".join(str(d) for d in pd[:-1]) + " or %d" % pd[-1]
+check(cap is not None and ("= %s (mod 4096)" % want) in cap.group(1),
+      "probe caption names every distance (%s): %s" % (want, cap and cap.group(1)))
 w = data["workloads"]
 check(rows("t-workloads") == [q["name"] for q in w["policies"]] + ["fastest-ns"], "workload rows %s" % rows("t-workloads"))
 check(len(w["workloads"]) == 3, "three workloads: %s" % [x["name"] for x in w["workloads"]])
