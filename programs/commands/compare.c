@@ -85,8 +85,10 @@ void help_compare(FILE *f)
 	      "  --cache STATE          hot (default), warm or cold, for --sizes,\n"
 	      "                         --dist and aio-poll\n"
 	      "  --runs N               exactly N interleaved rounds (20..100000)\n"
-	      "                         instead of as many as the budget allows (not\n"
-	      "                         with --seconds)\n"
+	      "                         instead of as many as the budget allows;\n"
+	      "                         --seconds then sets how long a round is\n"
+	      "                         (S / 2N for each side, 50 us..1 ms), not\n"
+	      "                         how long the whole takes\n"
 	      "  --seconds S            the time budget (default 2, at most 86400); one\n"
 	      "                         that cannot hold 20 rounds of the workload is\n"
 	      "                         refused before anything is timed\n"
@@ -273,11 +275,6 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		return cli_usage_error(CMD, "expected two policies, A and B (e.g. "
 				       "'ucopy compare linux-6.3 linux-6.4-rc1 "
 				       "--workload tcp-sendmsg')");
-	/* --runs fixes the rounds whatever they take: a budget beside it
-	 * would be neither kept nor checked. */
-	if (runs && seconds)
-		return cli_usage_error(CMD, "--runs and --seconds together (--runs N times "
-				       "exactly N rounds, --seconds S as many as S allows: give one)");
 	double d;
 	if (runs) {
 		if (parse_number(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))
@@ -544,8 +541,9 @@ static void print_text(const struct compare *c, const struct workload *w,
 		       : "ucopy_policy_copy (no fault recovery)");
 	double ghz = timer_tsc_ghz();
 	printf("method    A and B interleaved: %zu rounds of %.0f copies each (mean); "
-	       "budget %g s; timer %s", r->rounds,
+	       "budget %g s%s; timer %s", r->rounds,
 	       r->rounds ? (double)r->v[0].copies / (double)r->rounds : 0.0, c->seconds,
+	       c->runs ? " (with --runs: the rounds' length, not the time taken)" : "",
 	       timer_name());
 	if (isfinite(ghz))
 		printf(" (%.3f GHz)", ghz);

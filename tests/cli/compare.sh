@@ -152,5 +152,16 @@ if [ "$(uname -m)" != aarch64 ]; then
 	usage_error "compare: arm64 policies need an aarch64 machine" "A: policy 'arm64-4.19' is for aarch64" \
 		compare arm64-4.19 arm64-5.15 --workload cold-read
 fi
-usage_error "compare: --runs with --seconds (one budget is kept, the other not checked)" \
-	"--runs and --seconds together" compare movsb word --sizes 64 --runs 20 --seconds 0.2
+# With --runs the rounds are fixed and --seconds sets how long each is:
+# 0.003 s over 30 rounds is the shortest batch (50 us), 0.06 s the longest
+# (1 ms), 20 times as many copies a round.
+rounds_batch() {
+	"$UCOPY" compare movsb word --sizes 64 --runs 30 --seconds "$1" -q --json |
+		python3 -c 'import json,sys; c=json.load(sys.stdin)["config"]; print(c["rounds"], int(c["batch_mean"]))'
+}
+short=$(rounds_batch 0.003) long=$(rounds_batch 0.06)
+expect "compare: --runs with --seconds: exactly the rounds, each as long as the seconds make it ($short / $long)" \
+	sh -c "[ '${short%% *}' = 30 ] && [ '${long%% *}' = 30 ] && [ ${long#* } -gt \$((4 * ${short#* })) ]"
+run compare movsb word --sizes 64 --runs 20 --seconds 0.05
+expect "compare: --runs with --seconds says what the budget is for" \
+	grep -q '^method .*budget 0.05 s (with --runs: the rounds.*length, not the time taken)' "$out"
