@@ -1095,8 +1095,7 @@ int cmd_calibrate(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
 		int rc = 0;
-		if ((val = cli_opt_value(CMD, argc, argv, &i, "-o", 0, &rc)) ||
-		    (val = cli_opt_value(CMD, argc, argv, &i, "--output", 0, &rc))) {
+		if ((val = cli_opt_value2(CMD, argc, argv, &i, "-o", "--output", 0, &rc))) {
 			if (!val[0])
 				return cli_usage_error(CMD, "empty file name for '%s'", a);
 			r.out = val;

@@ -81,8 +81,8 @@ static int parse_args(int argc, char **argv, struct report_args *o)
 	int bad = 0;
 	for (int i = 1; i < argc && !bad; i++) {
 		const char *a = argv[i], *v;
-		if ((v = cli_opt_value(CMD, argc, argv, &i, "-o", CLI_VALUE_STDIO, &bad)) ||
-		    (v = cli_opt_value(CMD, argc, argv, &i, "--output", CLI_VALUE_STDIO, &bad))) {
+		if ((v = cli_opt_value2(CMD, argc, argv, &i, "-o", "--output", CLI_VALUE_STDIO,
+					&bad))) {
 			o->out_path = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--json", CLI_VALUE_STDIO,
 					      &bad))) {

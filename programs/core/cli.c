@@ -68,6 +68,44 @@ static int dash_value_ok(const char *v, unsigned flags)
 	return (flags & CLI_VALUE_DASH) && v[1] != '-';
 }
 
+/* Whether word a is option `name`, as "NAME" or "NAME=VALUE". */
+static int is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (!a[n] || a[n] == '=');
+}
+
+/* Given twice, the last would win and the first be dropped unseen.  An
+ * earlier word that spells the option is the option: a value never starts
+ * with "--", and one like "-o" only where a feature list may
+ * (CLI_VALUE_DASH), which its own parser then refuses.
+ * @return : 0, or EXIT_USAGE after the message. */
+static int given_before(const char *cmd, char **argv, int i, const char *name,
+			const char *alias)
+{
+	for (int j = 1; j < i; j++) {
+		if (is_opt(argv[j], name))
+			return cli_usage_error(cmd, "option '%s' given twice", name);
+		if (alias && is_opt(argv[j], alias))
+			return cli_usage_error(cmd, "option '%s' given twice (first as '%s')",
+					       name, alias);
+	}
+	return 0;
+}
+
+const char *cli_opt_value2(const char *cmd, int argc, char **argv, int *i,
+			   const char *name, const char *alias, unsigned flags, int *rc)
+{
+	if (*rc)
+		return NULL;
+	const char *as = is_opt(argv[*i], name) ? name : is_opt(argv[*i], alias) ? alias : NULL;
+	if (!as)
+		return NULL;
+	if ((*rc = given_before(cmd, argv, *i, as, as == name ? alias : name)))
+		return NULL;
+	return cli_opt_value(cmd, argc, argv, i, as, flags | CLI_REPEAT, rc);
+}
+
 const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 			  const char *name, unsigned flags, int *rc)
 {
@@ -75,18 +113,10 @@ const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 		return NULL;
 	const char *a = argv[*i];
 	size_t n = strlen(name);
-	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
+	if (!is_opt(a, name))
 		return NULL;
-	/* Given twice, the last would win and the first be dropped unseen.
-	 * An earlier word that spells the option is the option: a value never
-	 * starts with "--", and one like "-o" only where a feature list may
-	 * (CLI_VALUE_DASH), which its own parser then refuses. */
-	if (!(flags & CLI_REPEAT))
-		for (int j = 1; j < *i; j++)
-			if (!strncmp(argv[j], name, n) && (!argv[j][n] || argv[j][n] == '=')) {
-				*rc = cli_usage_error(cmd, "option '%s' given twice", name);
-				return NULL;
-			}
+	if (!(flags & CLI_REPEAT) && (*rc = given_before(cmd, argv, *i, name, NULL)))
+		return NULL;
 	if (a[n] == '=')
 		return a + n + 1;
 	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;

@@ -84,16 +84,21 @@ int cli_stdout_check(void);
 
 /* The value of option `name` at argv[*i], given as "NAME VALUE" (*i then
  * moves past VALUE) or as "NAME=VALUE" (taken as it is, whatever it starts
- * with).  flags: CLI_VALUE_* above.
+ * with).  flags: CLI_VALUE_* and CLI_REPEAT above.
  * @return : the value; NULL when argv[*i] is not `name` (*rc unchanged), or
- *           when the value is missing or looks like an option: then
- *           "option 'NAME' needs a value" (naming the option it found
- *           instead, and the NAME=VALUE form) is printed and *rc is
- *           EXIT_USAGE.
+ *           when the value is missing or looks like an option, or the
+ *           option was given before (without CLI_REPEAT): then one message
+ *           ("option 'NAME' needs a value", naming the option it found
+ *           instead and the NAME=VALUE form; "option 'NAME' given twice")
+ *           is printed and *rc is EXIT_USAGE.
  *           Does nothing and returns NULL when *rc is already non-zero, so
  *           calls can be chained in one if/else-if. */
 const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 			  const char *name, unsigned flags, int *rc);
+/* cli_opt_value() for an option with two spellings ("-o", "--output"): one
+ * given after the other is given twice too. */
+const char *cli_opt_value2(const char *cmd, int argc, char **argv, int *i,
+			   const char *name, const char *alias, unsigned flags, int *rc);
 
 struct counter_events;
 /* An --event value (counters.h: counter_event_parse()), added to ev.

@@ -78,6 +78,10 @@ usage_error "bench: --seconds twice, the second as --seconds=" "option '--second
 	bench --kernels word --seconds 5 --seconds=0.1 --sizes 8
 usage_error "calibrate: -o twice" "option '-o' given twice" calibrate -o /tmp/x -o /tmp/y
 usage_error "report: --seed twice" "option '--seed' given twice" report --seed 1 --seed 2
+usage_error "report: -o, then as --output" "option '--output' given twice (first as '-o')" \
+	report -o /tmp/x.html --output /tmp/y.html
+usage_error "calibrate: --output=, then as -o" "option '-o' given twice (first as '--output')" \
+	calibrate --output=/tmp/x -o /tmp/y
 usage_error "run: --policy twice" "option '--policy' given twice" run --policy nosuch --policy word -- true
 usage_error "trace: --cap twice" "option '--cap' given twice" trace --cap 8 --cap 9 -- true
 usage_error "compare -- CMD: --runs twice" "option '--runs' given twice" compare auto libc --runs 2 --runs 3 -- true
