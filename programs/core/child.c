@@ -31,7 +31,8 @@
  * preload: an ELF of this machine's class, byte order and architecture,
  * position-independent (ET_DYN) and without an interpreter (which a PIE
  * executable has).  Anything else ld.so skips with a warning, and the
- * program would run without ucopy under a name that says it ran with it. */
+ * program would run without ucopy under a name that says it ran with it.
+ * @return : 1 when it is, 0 when it is not, -errno when it cannot be read. */
 static int is_shared_library(const char *p)
 {
 #if defined(__x86_64__)
@@ -44,7 +45,7 @@ static int is_shared_library(const char *p)
 	ElfW(Ehdr) eh;
 	int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ok = 0;
 	if (fd < 0)
-		return 0;
+		return -errno;
 	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
@@ -65,22 +66,42 @@ out:
 	return ok;
 }
 
-/* 1 with the absolute path in path when dir/rel is a shared object, -1 when
- * it is a regular file that is not one, 0 when there is no such file. */
-static int try_file(const char *dir, const char *rel, char *path, size_t len)
+/* 1 with the absolute path in path when dir/rel is a shared object, else
+ * 0 with why it is not in why. */
+static int try_file(const char *dir, const char *rel, char *path, size_t len,
+		    char *why, size_t wl)
 {
 	char p[PATH_MAX + 64];
 	struct stat st;
 	snprintf(p, sizeof p, "%s/%s", dir, rel);
-	if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+	if (stat(p, &st) != 0) {
+		snprintf(why, wl, "%s", errno == ENOENT || errno == ENOTDIR ? "no such file"
+									: strerror(errno));
 		return 0;
-	if (!is_shared_library(p))
-		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, wl, "%s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		return 0;
+	}
+	int lib = is_shared_library(p);
+	if (lib <= 0) {
+		if (lib < 0)
+			snprintf(why, wl, "cannot read it: %s", strerror(-lib));
+		else
+			snprintf(why, wl, "not a shared library for this machine");
+		return 0;
+	}
 	/* ld.so resolves a relative LD_PRELOAD against each program's own
 	 * working directory: the path must be absolute. */
 	char abs[PATH_MAX];
-	if (!realpath(p, abs) || strlen(abs) >= len)
+	if (!realpath(p, abs)) {
+		snprintf(why, wl, "%s", strerror(errno));
 		return 0;
+	}
+	if (strlen(abs) >= len) {
+		snprintf(why, wl, "its full path is longer than %zu bytes", len - 1);
+		return 0;
+	}
 	memcpy(path, abs, strlen(abs) + 1);
 	return 1;
 }
@@ -89,12 +110,11 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("UCOPY_PRELOAD");
 	if (env && env[0]) {
-		int found = env[0] == '/' ? try_file("", env, path, len) : try_file(".", env, path, len);
-		if (found > 0)
+		char why[160];
+		if (try_file(env[0] == '/' ? "" : ".", env, path, len, why, sizeof why))
 			return 0;
 		snprintf(err, errlen, "bad UCOPY_PRELOAD '%s': %s (expected the path of %s)",
-			 env, found < 0 ? "not a shared library for this machine" : "no such file",
-			 PRELOAD_NAME);
+			 env, why, PRELOAD_NAME);
 		return -1;
 	}
 	char exe[PATH_MAX];
@@ -102,11 +122,11 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
 	if (slash) {
 		*slash = 0;
-		if (try_file(exe, PRELOAD_NAME, path, len) > 0 ||
-		    try_file(exe, "../lib/" PRELOAD_NAME, path, len) > 0)
+		if (try_file(exe, PRELOAD_NAME, path, len, err, errlen) ||
+		    try_file(exe, "../lib/" PRELOAD_NAME, path, len, err, errlen))
 			return 0;
 	}
-	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len) > 0)
+	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len, err, errlen))
 		return 0;
 	snprintf(err, errlen, "cannot find %s (not beside the command, nor in %s; "
 		 "UCOPY_PRELOAD may name it)", PRELOAD_NAME, UCOPY_LIBDIR);

@@ -98,5 +98,9 @@ expect "run: UCOPY_PRELOAD naming a program (a PIE, ET_DYN too) is refused" \
 	is_usage_error "bad UCOPY_PRELOAD '.*preload_prog': not a shared library"
 UCOPY_PRELOAD=$BABS/no-such.so run run -- true
 expect "run: UCOPY_PRELOAD naming no file is refused" is_usage_error "no-such.so': no such file"
+UCOPY_PRELOAD=$BABS run run -- true
+expect "run: UCOPY_PRELOAD naming a directory says so" is_usage_error "bad UCOPY_PRELOAD '$BABS': a directory"
+UCOPY_PRELOAD=/dev/null run run -- true
+expect "run: UCOPY_PRELOAD naming a device says so" is_usage_error "bad UCOPY_PRELOAD '/dev/null': not a regular file"
 UCOPY_PRELOAD=$B/libucopy-preload.so run run -- "$prog"
 expect "run: UCOPY_PRELOAD relative to the working directory works" [ "$rc" -eq 0 ]
