@@ -41,13 +41,14 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\nenvironment:\n"
-	      "  UCOPY_POLICY   policy for ucopy_memcpy (a name or policy text)\n"
-	      "  UCOPY_PROFILE  calibration profile to load\n"
-	      "  UCOPY_FEATURES CPU features the library may not use (-avx512f,-fsrm)\n"
-	      "  UCOPY_DATA_DIR the size distributions (default: those shipped)\n"
-	      "  UCOPY_PRELOAD  libucopy-preload.so for run, trace and compare -- CMD\n"
-	      "A UCOPY_POLICY, UCOPY_PROFILE or UCOPY_FEATURES the library would ignore\n"
-	      "is refused (exit 2); `ucopy features` shows it and why.\n"
+	      "  UCOPY_POLICY    policy for ucopy_memcpy (a name or policy text)\n"
+	      "  UCOPY_PROFILE   calibration profile to load\n"
+	      "  UCOPY_FEATURES  CPU features the library may not use (-avx512f,-fsrm)\n"
+	      "  UCOPY_DATA_DIR  the size distributions (default: those shipped)\n"
+	      "  UCOPY_PRELOAD   libucopy-preload.so for run, trace and compare -- CMD\n"
+	      "A UCOPY_POLICY, UCOPY_PROFILE or UCOPY_FEATURES the library would ignore,\n"
+	      "or a UCOPY_POLICY naming a kernel this CPU does not run, is refused\n"
+	      "(exit 2); `ucopy features` shows it and why.\n"
 	      "\nexit status: 0 done, 1 the work failed (output that could not be\n"
 	      "written included), 2 bad input (command line, environment, files)\n", f);
 }

@@ -161,16 +161,14 @@ static int summary(const char *path)
 			hcond = 0;
 	}
 	printf("predictability (%.0f pairs of consecutive calls in one thread):\n", pairs);
+	/* With no pair (one call per thread) there is no previous class to
+	 * condition on: say so rather than print "nan". */
 	if (pairs) {
 		printf("  same size class as the previous call: %.1f%%\n", 100 * same_class / pairs);
 		printf("  same size as the previous call:       %.1f%%\n", 100 * same_size / pairs);
-	}
-	/* With no pair (one call per thread) there is no previous class to
-	 * condition on: say so rather than print "nan". */
-	if (pairs)
 		printf("  size-class entropy: %.2f bits; given the previous call's class: %.2f bits\n",
 		       h, hcond);
-	else if (ncalls)
+	} else if (ncalls)
 		printf("  size-class entropy: %.2f bits; given the previous call's class: "
 		       "no two calls in a row in one thread\n", h);
 	seq_free(&s);
