@@ -89,4 +89,4 @@ expect "bench: a policy naming a kernel this CPU does not run is refused, in one
 	is_usage_error "policy '64:$unrunnable,word' names kernels this CPU does not run: $unrunnable -> [^;]*)$why; name those"
 UCOPY_FEATURES=-$feature run bench --kernels "$unrunnable" --sizes 64 --seconds 0.05 -q
 expect "bench: a kernel this CPU does not run is refused, in one line" \
-	is_usage_error "kernel '$unrunnable' needs $feature, which this CPU lacks$why (try"
+	is_usage_error "kernel '$unrunnable' needs [a-z0-9_,]*$feature[a-z0-9_,]*, which this CPU lacks$why (try"
