@@ -393,19 +393,16 @@ static void resolve_policy_pointers(struct bench *b)
 static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 {
 	char err[256];
+	size_t worst;
 	sizes_free(out);
-	/* The range before the count: "0-5000" is an offset out of range, not
-	 * too many offsets. */
-	if (sizespec_parse(arg, 0, 0, out, err, sizeof err) < 0)
-		return cli_usage_error(CMD, "%s: %s", opt, err);
-	size_t worst = 0;
-	for (size_t i = 0; i < out->n; i++)
-		if (out->v[i] > worst)
-			worst = out->v[i];
-	if (worst >= 4096)
+	/* The parser checks a range's end before it counts the range, so
+	 * "0-10G" is an offset out of range, not too many offsets. */
+	if (sizespec_parse(arg, 0, 4095, out, err, sizeof err) == 0)
+		return 0;
+	if (sscanf(err, "size %zu is too large", &worst) == 1)
 		return cli_usage_error(CMD, "%s %zu is out of range (expected 0..4095)",
 				       opt, worst);
-	return 0;
+	return cli_usage_error(CMD, "%s: %s", opt, err);
 }
 
 /* --regime and --repeat-len into b->regime[], b->nseq and b->repeat_len. */

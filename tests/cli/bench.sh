@@ -158,6 +158,7 @@ bad "backwards range" "bad range '256-1'" --sizes 256-1
 bad "size too large" "too large" --sizes 4G
 bad "alignment >= 4096" "--src-align 4096 is out of range \(expected 0..4095\)" --src-align 0,4096
 bad "alignment range past 4095" "--src-align 5000 is out of range \(expected 0..4095\)" --src-align 0-5000
+bad "a huge alignment range is out of range, not too many" "--src-align 10737418240 is out of range \(expected 0..4095\)" --src-align 0-10G
 bad "size without a start" "bad size '-5'" --sizes=-5
 bad "a grid the budget cannot hold" "16777216 cells of 1 variant need a budget of at least [0-9]+ s, more than --seconds 1" --kernels word --sizes 8 --src-align 0-4095 --dst-align 0-4095 --seconds 1
 # Copies themselves count: one 1 GiB cell ran 16 s at 2 GB RSS on a 0.1 s
