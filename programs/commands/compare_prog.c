@@ -100,9 +100,11 @@ int compare_program(int argc, char **argv, int dd)
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--margin", CLI_VALUE_NUMBER, &rc))) {
 			char *e;
 			double m = strtod(v, &e);
-			if (e == v || *e || !(m >= 0 && m <= 50) || strpbrk(v, "xXnNiI"))
+			/* As the workload mode takes it: a margin of 0 would leave
+			 * "no significant difference" to an interval of no width. */
+			if (e == v || *e || !(m >= 0.1 && m <= 50) || strpbrk(v, "xXnNiI"))
 				return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
-						       "0 to 50)", v);
+						       "0.1..50)", v);
 			margin = m / 100;
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", CLI_REPEAT, &rc))) {
 			if ((rc = cli_parse_event(CMD, v, &ev)))

@@ -136,6 +136,7 @@ usage_error "compare: --runs 2.5" "bad --runs '2.5'" compare movsb word --sizes 
 usage_error "compare: --seconds 0" "bad budget '0'" compare movsb word --sizes 64 --seconds 0
 usage_error "compare: --seconds nan" "bad budget 'nan'" compare movsb word --sizes 64 --seconds nan
 usage_error "compare: --margin 0" "bad --margin '0'" compare movsb word --sizes 64 --margin 0
+usage_error "compare -- CMD: --margin 0, as the workload mode" "bad --margin '0' (expected a percentage, 0.1..50)" compare auto libc --margin 0 -- true
 usage_error "compare: bad seed" "bad seed '-1'" compare movsb word --sizes 64 --seed -1
 usage_error "compare: one policy" "expected two policies" compare movsb --sizes 64
 usage_error "compare: three policies" "unexpected argument 'avx2'" compare movsb word avx2 --sizes 64
