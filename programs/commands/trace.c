@@ -569,10 +569,9 @@ int cmd_trace(int argc, char **argv)
 	/* The processes' own files go to a directory beside the output, so
 	 * that a program that changes directory still writes them there. */
 	snprintf(dir, sizeof dir, "%s.parts.XXXXXX", out);
-	if (!mkdtemp(dir)) {
-		cli_error("cannot create '%s': %s", dir, strerror(errno));
-		return EXIT_FAIL;
-	}
+	if (!mkdtemp(dir))   /* exit 2, as the other commands' -o before they run */
+		return cli_usage_error(CMD, "cannot write '%s': cannot create %s: %s",
+				       out, dir, strerror(errno));
 	char abs[4096];
 	if (!realpath(dir, abs)) {
 		cli_error("cannot resolve '%s': %s", dir, strerror(errno));
