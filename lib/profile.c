@@ -690,7 +690,7 @@ int ucopy_profile_policy(struct ucopy_policy *p, char *err, size_t errlen)
 	if (found == 0) {
 		char def[PATH_MAX_PROFILE];
 		if (ucopy_profile_default_path(def, sizeof def))
-			snprintf(err, errlen, "policy 'calibrated' needs a profile: UCOPY_PROFILE, XDG_CACHE_HOME and HOME are unset (run 'ucopy calibrate -o FILE' and set UCOPY_PROFILE)");
+			snprintf(err, errlen, "policy 'calibrated' needs a profile: UCOPY_PROFILE is unset, and XDG_CACHE_HOME and HOME are unset, not absolute paths, or too long (run 'ucopy calibrate -o FILE' and set UCOPY_PROFILE)");
 		else
 			snprintf(err, errlen, "policy 'calibrated' needs a profile: none at %s (run 'ucopy calibrate')",
 				 def);

@@ -1144,7 +1144,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
 	} else if (ucopy_profile_default_path(path, sizeof path)) {
-		return cli_usage_error(CMD, "no default profile path (HOME and XDG_CACHE_HOME unset): give -o FILE");
+		return cli_usage_error(CMD, "no default profile path (XDG_CACHE_HOME and HOME are "
+				       "unset, not absolute paths, or too long): give -o FILE");
 	}
 
 	const struct ucopy_cpu *cpu = ucopy_cpu();

@@ -116,6 +116,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["policy_source"] == "default" and d["profile"] == "" and d["policy_reason"] == "", d
 ' "$out"
+# A relative HOME is no base for the default path, and the message says
+# so rather than "unset".
+HOME=relative XDG_CACHE_HOME= run calibrate --quick -q
+expect "calibrate: no default path under a relative HOME, and why" \
+	is_usage_error "no default profile path (XDG_CACHE_HOME and HOME are unset, not absolute paths, or too long): give -o FILE"
 
 usage_error "calibrate: an unwritable -o fails at once" "cannot write '$dir/no/such/dir/profile'" \
 	calibrate --seconds 0.1 --max-size 64 -o "$dir/no/such/dir/profile"
