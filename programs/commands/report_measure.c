@@ -447,10 +447,11 @@ static int run_cliff(struct ctx *x, const struct variant *sweepv)
  * around it (calibration.h).  1, 31 and 63 are rep movsb's window on Zen 3;
  * 192 lies in the wider one where a loop that stores a block before it
  * loads the next meets its own stores by page offset (below 512: avx512's
- * loop, so written, took 1.33-1.44x glibc's time there at 1.5-2 KiB on a
- * Zen 5 guest, family 26 model 2; docs/performance-zen5.md).  A multiple
- * of 64 as the control is, so that it measures that alone and not also the
- * destination's misalignment against the source (1.4x for rep movsb there). */
+ * loop, so written, took 1.16x glibc's time at 600 B at distances 64 and
+ * 128 on a Zen 5 guest, family 26 model 2; docs/performance-zen5.md).  A
+ * multiple of 64 as the control is, so that it measures that alone and not
+ * also the destination's misalignment against the source (1.4x for rep
+ * movsb there). */
 static const size_t probe_size_full[] = { 64, 2048, 4352, 32768, 262144 };
 static const size_t probe_size_small[] = { 4352 };
 static const uint32_t probe_dist[] = { 1, 31, 63, 192 };
