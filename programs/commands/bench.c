@@ -190,7 +190,6 @@ static void kernel_names(char *buf, size_t len)
 					ucopy_kernel_at(i)->name);
 }
 
-/* Said after "this CPU lacks X" when X may be the mask's doing. */
 static int add_kernels(struct bench *b, const char *list)
 {
 	uint64_t have = ucopy_cpu()->features;
@@ -227,10 +226,11 @@ static int add_kernels(struct bench *b, const char *list)
 					       name, names);
 		}
 		if (!ucopy_kernel_supported(k, have)) {
-			char need[256];
+			char need[256], why[160];
 			ucopy_features_format(k->requires & ~have, ",", need, sizeof need);
+			cli_mask_note(k, why, sizeof why);
 			return cli_usage_error(CMD, "kernel '%s' needs %s, which this CPU lacks%s",
-					       name, need, cli_masked(k->requires & ~have));
+					       name, need, why);
 		}
 		struct variant *v;
 		if (add_variant(b, &v) < 0)
@@ -326,7 +326,7 @@ static int add_policies(struct bench *b, const char *list)
 		return cli_usage_error(CMD, "empty policy list (expected names or policy text)");
 	while (*p) {
 		struct ucopy_policy pol;
-		char err[256] = "", note[512] = "";
+		char err[512] = "";
 		const char *q;
 		int ok;
 		char *spec = next_policy(p, have, &pol, &ok, &q, err, sizeof err);
@@ -341,11 +341,9 @@ static int add_policies(struct bench *b, const char *list)
 		/* ucopy_memcpy would run another kernel in place of one this
 		 * CPU lacks; a row named after the one asked for would time
 		 * the other.  So refused, as --kernels refuses it. */
-		uint64_t missing = cli_policy_missing(&pol, have);
-		if (ucopy_policy_fit(&pol, have, note, sizeof note) > 0) {
-			int rc = cli_usage_error(CMD, "policy '%s' names kernels this CPU does not "
-						 "run: %s%s; name those it runs ('ucopy features')",
-						 spec, note, cli_masked(missing));
+		if (cli_policy_fits(&pol, err, sizeof err)) {
+			int rc = cli_usage_error(CMD, "bad policy '%s': %s; name those it runs "
+						 "('ucopy features')", spec, err);
 			free(spec);
 			return rc;
 		}

@@ -50,6 +50,10 @@
 #define COMPARE_MARGIN 0.015
 #define COMPARE_LEVEL 0.95
 
+/* --margin PCT, in both modes: 0.1..50 percent.
+ * @return : 0 with the fraction in out, or EXIT_USAGE after the message. */
+int compare_margin_parse(const char *arg, double *out);
+
 enum verdict_kind {
 	VERDICT_EQUIVALENT,
 	VERDICT_REGRESSION,

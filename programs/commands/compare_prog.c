@@ -34,7 +34,8 @@ void help_compare_program(FILE *f)
 	      "goes to /dev/null unless --keep-output; a run that exits non-zero or\n"
 	      "by a signal is reported ('run 3 of B failed: exit 1') and its round\n"
 	      "left out; when no round has both runs successful, the exit status\n"
-	      "is 1.\n", f);
+	      "is 1.  A policy naming a kernel this CPU does not run is refused:\n"
+	      "the interposer would run another in its place.\n", f);
 }
 
 /* Counters per run: cycles, instructions, then each --event. */
@@ -98,14 +99,8 @@ int compare_program(int argc, char **argv, int dd)
 						       "of each)", v, MAX_RUNS);
 			runs = n;
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--margin", CLI_VALUE_NUMBER, &rc))) {
-			char *e;
-			double m = strtod(v, &e);
-			/* As the workload mode takes it: a margin of 0 would leave
-			 * "no significant difference" to an interval of no width. */
-			if (e == v || *e || !(m >= 0.1 && m <= 50) || strpbrk(v, "xXnNiI"))
-				return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
-						       "0.1..50)", v);
-			margin = m / 100;
+			if (compare_margin_parse(v, &margin))
+				return EXIT_USAGE;
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", CLI_REPEAT, &rc))) {
 			if ((rc = cli_parse_event(CMD, v, &ev)))
 				return rc;
@@ -128,12 +123,10 @@ int compare_program(int argc, char **argv, int dd)
 		return cli_usage_error(CMD, "no program after '--'");
 	char err[512], so[4096];
 	for (int s = 0; s < 2; s++)
-		if (strcmp(spec[s], "libc") && child_policy_check(spec[s], err, sizeof err) < 0)
-			return cli_usage_error(CMD, "%c: %s", 'A' + s, err);
-	if (preload_find(so, sizeof so, err, sizeof err) < 0) {
-		cli_error("%s", err);
+		if (strcmp(spec[s], "libc") && cli_policy_runnable(spec[s], err, sizeof err) < 0)
+			return cli_usage_error(CMD, "%c: bad policy '%s': %s", 'A' + s, spec[s], err);
+	if (cli_preload_find(so, sizeof so))
 		return EXIT_USAGE;
-	}
 
 	struct side side[2] = { { .spec = spec[0] }, { .spec = spec[1] } };
 	/* Per round, so that a failed run leaves its round out of both. */

@@ -8,10 +8,12 @@
  * did not ask for.  So each command refuses such a setting before it does
  * anything, asking the library's own parsers and loader.
  */
+#include "child.h"
 #include "cli.h"
 #include "output.h"
 #include "ucopy.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,19 +65,9 @@ int cli_env_check(unsigned what)
 	}
 	env = getenv("UCOPY_POLICY");
 	if (env && *env) {
-		struct ucopy_policy p;
-		char err[256];
-		uint64_t have = ucopy_cpu()->features;
-		if (ucopy_policy_resolve(&p, env, have, err, sizeof err))
+		char err[512];
+		if (cli_policy_runnable(env, err, sizeof err))
 			return bad("UCOPY_POLICY", env, NULL, "%s", err);
-		/* The library would run another kernel in its place, and the
-		 * lab would time it under the name asked for, as bench
-		 * --policies refuses to. */
-		uint64_t missing = cli_policy_missing(&p, have);
-		if (ucopy_policy_fit(&p, have, err, sizeof err) > 0)
-			return bad("UCOPY_POLICY", env, "kernels this CPU runs ('ucopy features')",
-				   "it names kernels this CPU does not run: %s%s", err,
-				   cli_masked(missing));
 	}
 	env = getenv("UCOPY_PROFILE");
 	if ((what & CLI_ENV_PROFILE) && env && *env) {
@@ -87,15 +79,49 @@ int cli_env_check(unsigned what)
 	return 0;
 }
 
-const char *cli_masked(uint64_t missing)
+void cli_mask_note(const struct ucopy_kernel *k, char *buf, size_t len)
 {
-	return missing & ucopy_cpu()->detected ? " (UCOPY_FEATURES removed it)" : "";
+	const struct ucopy_cpu *c = ucopy_cpu();
+	buf[0] = '\0';
+	/* Only when the CPU runs k and the mask is what stops it. */
+	if (!ucopy_kernel_supported(k, c->detected) || ucopy_kernel_supported(k, c->features))
+		return;
+	char gone[128];
+	ucopy_features_format(k->requires & ~c->features & c->detected, ",", gone, sizeof gone);
+	snprintf(buf, len, " (UCOPY_FEATURES removed %s)", gone);
 }
 
-uint64_t cli_policy_missing(const struct ucopy_policy *p, uint64_t have)
+int cli_policy_fits(const struct ucopy_policy *p, char *err, size_t errlen)
 {
-	uint64_t m = 0;
-	for (unsigned i = 0; i < p->nrules; i++)
-		m |= p->rule[i].kernel->requires & ~have;
-	return m;
+	struct ucopy_policy q = *p;
+	char note[256], why[200] = "";
+	if (ucopy_policy_fit(&q, ucopy_cpu()->features, note, sizeof note) <= 0)
+		return 0;
+	for (unsigned i = 0; i < p->nrules && !why[0]; i++)
+		if (q.rule[i].kernel != p->rule[i].kernel)
+			cli_mask_note(p->rule[i].kernel, why, sizeof why);
+	snprintf(err, errlen, "it names kernels this CPU does not run: %s%s", note, why);
+	return -1;
+}
+
+int cli_policy_runnable(const char *spec, char *err, size_t errlen)
+{
+	struct ucopy_policy p;
+	if (ucopy_policy_resolve(&p, spec, ucopy_cpu()->features, err, errlen))
+		return -1;
+	return cli_policy_fits(&p, err, errlen);
+}
+
+int cli_preload_find(char *path, size_t len)
+{
+	char err[PATH_MAX + 400];
+	int r = preload_find(path, len, err, sizeof err);
+	if (r == PRELOAD_BAD_ENV)
+		return bad("UCOPY_PRELOAD", getenv("UCOPY_PRELOAD"),
+			   "the path of libucopy-preload.so", "%s", err);
+	if (r < 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	return 0;
 }

@@ -20,7 +20,8 @@ void help_run(FILE *f)
 	      "options:\n"
 	      "  --policy P     the policy (UCOPY_POLICY): a named policy, a kernel name\n"
 	      "                 or policy text; without it, UCOPY_POLICY as set, else\n"
-	      "                 the calibration profile, else auto\n"
+	      "                 the calibration profile, else auto.  One naming a\n"
+	      "                 kernel this CPU does not run is refused\n"
 	      "  --no-inherit   CMD keeps the interposer, the programs it executes do\n"
 	      "                 not (by default they inherit it, as LD_PRELOAD)\n\n"
 	      "The interposer is found beside the command (the build tree), in ../lib\n"
@@ -55,12 +56,10 @@ int cmd_run(int argc, char **argv)
 	if (dd + 1 >= argc)
 		return cli_usage_error(CMD, "no program after '--'");
 	char err[512], so[4096];
-	if (policy && child_policy_check(policy, err, sizeof err) < 0)
+	if (policy && cli_policy_runnable(policy, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "bad --policy '%s': %s", policy, err);
-	if (preload_find(so, sizeof so, err, sizeof err) < 0) {
-		cli_error("%s", err);
+	if (cli_preload_find(so, sizeof so))
 		return EXIT_USAGE;
-	}
 	struct child_opts o = { .preload = so, .policy = policy,
 				.no_inherit = no_inherit, .forward_signals = 1 };
 	struct child_result r;

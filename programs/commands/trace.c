@@ -562,16 +562,13 @@ int cmd_trace(int argc, char **argv)
 	if (!out)
 		out = DEFAULT_OUT;
 	char err[512], so[4096], dir[8192], prefix[8300];
-	if (preload_find(so, sizeof so, err, sizeof err) < 0) {
-		cli_error("%s", err);
+	if (cli_preload_find(so, sizeof so))
 		return EXIT_USAGE;
-	}
 	/* The processes' own files go to a directory beside the output, so
 	 * that a program that changes directory still writes them there. */
 	snprintf(dir, sizeof dir, "%s.parts.XXXXXX", out);
 	if (!mkdtemp(dir))   /* exit 2, as the other commands' -o before they run */
-		return cli_usage_error(CMD, "cannot write '%s': cannot create %s: %s",
-				       out, dir, strerror(errno));
+		return cli_usage_error(CMD, "cannot write '%s': %s", out, strerror(errno));
 	char abs[4096];
 	if (!realpath(dir, abs)) {
 		cli_error("cannot resolve '%s': %s", dir, strerror(errno));

@@ -109,27 +109,31 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len,
 int preload_find(char *path, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv("UCOPY_PRELOAD");
-	if (env && env[0]) {
-		char why[160];
-		if (try_file(env[0] == '/' ? "" : ".", env, path, len, why, sizeof why))
-			return 0;
-		snprintf(err, errlen, "bad UCOPY_PRELOAD '%s': %s (expected the path of %s)",
-			 env, why, PRELOAD_NAME);
-		return -1;
-	}
+	if (env && env[0])
+		return try_file(env[0] == '/' ? "" : ".", env, path, len, err, errlen)
+			       ? 0 : PRELOAD_BAD_ENV;
+	/* The first candidate that is there but unusable says why the search
+	 * failed better than "not found". */
+	char why[160], first[PATH_MAX + 200] = "";
+	const char *dirs[3] = { NULL, NULL, UCOPY_LIBDIR };
+	const char *rels[3] = { PRELOAD_NAME, "../lib/" PRELOAD_NAME, PRELOAD_NAME };
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
 	if (slash) {
 		*slash = 0;
-		if (try_file(exe, PRELOAD_NAME, path, len, err, errlen) ||
-		    try_file(exe, "../lib/" PRELOAD_NAME, path, len, err, errlen))
-			return 0;
+		dirs[0] = dirs[1] = exe;
 	}
-	if (try_file(UCOPY_LIBDIR, PRELOAD_NAME, path, len, err, errlen))
-		return 0;
-	snprintf(err, errlen, "cannot find %s (not beside the command, nor in %s; "
-		 "UCOPY_PRELOAD may name it)", PRELOAD_NAME, UCOPY_LIBDIR);
+	for (int i = 0; i < 3; i++) {
+		if (!dirs[i])
+			continue;
+		if (try_file(dirs[i], rels[i], path, len, why, sizeof why))
+			return 0;
+		if (!first[0] && strcmp(why, "no such file"))
+			snprintf(first, sizeof first, "; %s/%s: %s", dirs[i], rels[i], why);
+	}
+	snprintf(err, errlen, "cannot find %s (not beside the command, nor in %s%s; "
+		 "UCOPY_PRELOAD may name it)", PRELOAD_NAME, UCOPY_LIBDIR, first);
 	return -1;
 }
 
@@ -345,12 +349,6 @@ void child_describe(int status, char *buf, size_t len)
 			 strsignal(WTERMSIG(status)));
 	else
 		snprintf(buf, len, "status 0x%x", status);
-}
-
-int child_policy_check(const char *spec, char *err, size_t errlen)
-{
-	struct ucopy_policy p;
-	return ucopy_policy_resolve(&p, spec, ucopy_cpu()->features, err, errlen);
 }
 
 int child_dashdash(int argc, char **argv)

@@ -16,8 +16,10 @@
  * tree: build/ucopy and build/libucopy-preload.so); ../lib beside the
  * executable's bin/ (an install moved as a whole); the LIBDIR `make install`
  * put it in (UCOPY_LIBDIR, compiled in).
- * @return : 0 with the absolute path in path, or -1 with where it looked in
- *           err. */
+ * @return : 0 with the absolute path in path; PRELOAD_BAD_ENV with why
+ *           $UCOPY_PRELOAD is no shared library of this machine in err
+ *           (the caller shows the value); -1 with where it looked in err. */
+#define PRELOAD_BAD_ENV (-2)
 int preload_find(char *path, size_t len, char *err, size_t errlen);
 
 struct child_opts {
@@ -51,11 +53,6 @@ struct child_result {
  *           the reason in err. */
 int child_run(char *const *argv, const struct child_opts *o,
 	      struct child_result *r, char *err, size_t errlen);
-
-/* A --policy value the interposer would accept, as UCOPY_POLICY: a named
- * policy, a kernel name or policy text that resolves for this CPU.
- * @return : 0, or -1 with the reason in err. */
-int child_policy_check(const char *spec, char *err, size_t errlen);
 
 /* Where `--` is in argv (from 1), or 0 when there is none. */
 int child_dashdash(int argc, char **argv);

@@ -22,8 +22,9 @@ struct command {
 };
 
 /* The environment the library reads: main() refuses, before the command
- * runs, a UCOPY_FEATURES or UCOPY_POLICY that the library would ignore
- * (CLI_ENV_CHECK), and a UCOPY_PROFILE it would (CLI_ENV_PROFILE too).
+ * runs, a UCOPY_FEATURES or UCOPY_POLICY that the library would ignore or
+ * a UCOPY_POLICY naming a kernel this CPU does not run (CLI_ENV_CHECK),
+ * and a UCOPY_PROFILE that does not load (CLI_ENV_PROFILE too).
  * `calibrate` skips the profile, which it is there to write; `features`
  * checks after its report, which shows why a setting is ignored. */
 #define CLI_ENV_CHECK   1u
@@ -31,14 +32,27 @@ struct command {
 /* One message naming the variable and what was expected (env.c).
  * @return : 0, or EXIT_USAGE. */
 int cli_env_check(unsigned what);
-/* " (UCOPY_FEATURES removed it)" when the CPU has one of the `missing`
- * features and the mask took it away, else "": a message saying "this CPU
- * lacks" then points at the mask, not the hardware. */
-const char *cli_masked(uint64_t missing);
-/* The features the kernels of p need and `have` lacks (ask before
- * ucopy_policy_fit() replaces them). */
+
+/* A policy naming a kernel this CPU does not run: the library would run
+ * another in its place, and a lab result would carry the wrong name.  So
+ * the commands refuse it (env.c).
+ * cli_policy_fits() : 0, or -1 with "it names kernels this CPU does not
+ * run: avx512 -> avx2 (CPU lacks avx512f)" in err, and what UCOPY_FEATURES
+ * removed where the mask is the cause.
+ * cli_policy_runnable() : ucopy_policy_resolve() for this CPU, then
+ * cli_policy_fits(); -1 with the reason in err.
+ * cli_mask_note() : " (UCOPY_FEATURES removed avx512f)" in buf where the CPU
+ * runs k and only the mask stops it, else "". */
 struct ucopy_policy;
-uint64_t cli_policy_missing(const struct ucopy_policy *p, uint64_t have);
+struct ucopy_kernel;
+int cli_policy_fits(const struct ucopy_policy *p, char *err, size_t errlen);
+int cli_policy_runnable(const char *spec, char *err, size_t errlen);
+void cli_mask_note(const struct ucopy_kernel *k, char *buf, size_t len);
+
+/* preload_find() (child.h), its failure said on stderr: a bad
+ * UCOPY_PRELOAD shown as the other variables are.
+ * @return : 0, or EXIT_USAGE. */
+int cli_preload_find(char *path, size_t len);
 
 /* Each command, in its own file. */
 int cmd_features(int argc, char **argv);

@@ -45,6 +45,13 @@ esac
 refused "bench: a UCOPY_POLICY naming a kernel this CPU does not run is refused" \
 	"^ucopy: bad UCOPY_POLICY '1K:$unrunnable,word': it names kernels this CPU does not run: $unrunnable -> " \
 	env UCOPY_FEATURES=-$feature UCOPY_POLICY=1K:$unrunnable,word "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05
+# The same policy given to a program on the command line.
+refused "run: a --policy naming a kernel this CPU does not run is refused" \
+	"^ucopy: bad --policy '1K:$unrunnable,word': it names kernels this CPU does not run: $unrunnable -> " \
+	env UCOPY_FEATURES=-$feature "$UCOPY" run --policy 1K:$unrunnable,word -- true
+refused "compare -- CMD: a policy naming a kernel this CPU does not run is refused" \
+	"^ucopy: B: bad policy '$unrunnable': it names kernels this CPU does not run: $unrunnable -> " \
+	env UCOPY_FEATURES=-$feature "$UCOPY" compare libc $unrunnable -- true
 # Control bytes in the value do not reach the terminal.
 refused "a bad value's control bytes are escaped" "bad UCOPY_POLICY 'a\\\\\\\\x1b\\[31mb'" \
 	env UCOPY_POLICY="$(printf 'a\033[31mb')" "$UCOPY" bench --kernels libc --sizes 64 --seconds 0.05

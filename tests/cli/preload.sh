@@ -82,7 +82,7 @@ LD_PRELOAD="/lib/nonexistent-other.so $BABS/libucopy-preload.so" "$UCOPY" compar
 expect "compare: libc's side has no interposer even when ucopy was started under one" \
 	sh -c "[ $? -eq 0 ] && ! grep -q 'failed' '$err'"
 usage_error "compare -- CMD: one policy" "expected two policies" compare auto -- true
-usage_error "compare -- CMD: an unknown policy" "B: unknown policy" compare auto nope -- true
+usage_error "compare -- CMD: an unknown policy" "B: bad policy 'nope': unknown policy" compare auto nope -- true
 usage_error "compare -- CMD: a program that does not exist" "cannot run" compare auto libc -- /nonexistent/x
 # UCOPY_PRELOAD must name a shared library ld.so can preload: a text file or
 # a program would be skipped with ld.so's warning, and the program run
@@ -100,6 +100,9 @@ UCOPY_PRELOAD=$BABS/no-such.so run run -- true
 expect "run: UCOPY_PRELOAD naming no file is refused" is_usage_error "no-such.so': no such file"
 UCOPY_PRELOAD=$BABS run run -- true
 expect "run: UCOPY_PRELOAD naming a directory says so" is_usage_error "bad UCOPY_PRELOAD '$BABS': a directory"
+UCOPY_PRELOAD="$(printf 'a\033[31mb')" run run -- true
+expect "run: UCOPY_PRELOAD's control bytes do not reach the terminal" \
+	is_usage_error "bad UCOPY_PRELOAD 'a\\\\x1b\[31mb': no such file"
 UCOPY_PRELOAD=/dev/null run run -- true
 expect "run: UCOPY_PRELOAD naming a device says so" is_usage_error "bad UCOPY_PRELOAD '/dev/null': not a regular file"
 UCOPY_PRELOAD=$B/libucopy-preload.so run run -- "$prog"
