@@ -1032,12 +1032,21 @@ static void report(const struct run *r, const char *path)
 	}
 	for (size_t i = 0; i < cal->ncliffs; i++) {
 		const struct cal_cliff *x = &cal->cliff[i];
+		/* The derivation keeps a cliff's kernel away from its size, but
+		 * the policy saved may be auto's, or take auto's rule where the
+		 * derived one lost, and auto's rules need not. */
+		const struct ucopy_kernel *used = NULL;
+		for (unsigned j = 0; j < cal->policy.nrules && !used; j++)
+			if (x->size < cal->policy.rule[j].limit)
+				used = cal->policy.rule[j].kernel;
 		ucopy_size_format(x->size, a, sizeof a);
 		printf("%s %s %.1fx slower at %s bytes, (dst - src) mod 4096 = %u: %s\n",
 		       i ? "         " : "cliffs   ", x->kernel->name, x->ratio, a,
 		       (x->dst - x->src) & 4095,
-		       strcmp(x->kernel->name, "libc") ? "not used there"
-						       : "the C library");
+		       !strcmp(x->kernel->name, "libc") ? "the C library"
+		       : used != x->kernel ? "not used there"
+		       : cal->accepted ? "used there (auto's rule, where the derived one lost)"
+				       : "used there (auto's policy, kept)");
 	}
 	static const char *const state[CAL_NSTATES] = { "hot  ", "cold ", "mixed" };
 	for (int s = 0, first = 1; s < CAL_NSTATES; s++) {

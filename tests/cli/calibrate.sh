@@ -12,6 +12,28 @@ expect "calibrate: tiny budget succeeds and prints the policy" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^policy ' '$out' && grep -q '^gain ' '$out' && grep -q '^profile   $prof\$' '$out' && [ ! -s '$err' ]"
 expect "calibrate: the profile has its parts" \
 	sh -c "head -1 '$prof' | grep -qx 'ucopy-profile 1' && tail -1 '$prof' | grep -qx end && grep -q '^policy ' '$prof' && grep -q '^measure hot 64K ' '$prof' && grep -q '^measure cold ' '$prof' && grep -q '^distance 64 0/1 ' '$prof' && grep -q '^distance 64 0/200 ' '$prof' && grep -q '^cpu.features ' '$prof'"
+# Each cliff line says whether the policy saved runs that kernel at that
+# size, by the policy printed above it (auto's may, the derived one not).
+expect "calibrate: a cliff's 'used there' agrees with the policy printed" python3 -c '
+import re, sys
+units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+def num(t):
+    m = re.fullmatch(r"(\d+)([KMG]?)", t)
+    return int(m.group(1)) * units[m.group(2)]
+text = open(sys.argv[1]).read()
+rules = []
+for r in re.search(r"^policy +(\S+)$", text, re.M).group(1).split(","):
+    lim, _, k = r.rpartition(":")
+    rules.append((num(lim) if lim else None, k))
+def kernel_at(n):
+    return next(k for lim, k in rules if lim is None or n < lim)
+for m in re.finditer(r"^(?:cliffs   |         ) (\w+) [0-9.]+x slower at (\w+) bytes, .*: (.*)$", text, re.M):
+    k, n, said = m.group(1), num(m.group(2)), m.group(3)
+    if k == "libc":
+        assert said == "the C library", m.group(0)
+    else:
+        assert said.startswith("used there") == (kernel_at(n) == k), (m.group(0), rules)
+' "$out"
 
 policy=$(sed -n 's/^policy //p' "$prof")
 UCOPY_PROFILE= XDG_CACHE_HOME=$dir/nothing-here run features --json
