@@ -1035,10 +1035,7 @@ static void report(const struct run *r, const char *path)
 		/* The derivation keeps a cliff's kernel away from its size, but
 		 * the policy saved may be auto's, or take auto's rule where the
 		 * derived one lost, and auto's rules need not. */
-		const struct ucopy_kernel *used = NULL;
-		for (unsigned j = 0; j < cal->policy.nrules && !used; j++)
-			if (x->size < cal->policy.rule[j].limit)
-				used = cal->policy.rule[j].kernel;
+		const struct ucopy_kernel *used = ucopy_policy_kernel(&cal->policy, x->size);
 		ucopy_size_format(x->size, a, sizeof a);
 		printf("%s %s %.1fx slower at %s bytes, (dst - src) mod 4096 = %u: %s\n",
 		       i ? "         " : "cliffs   ", x->kernel->name, x->ratio, a,
