@@ -11,7 +11,7 @@ static void expect(const char *spec, const size_t *want, size_t n)
 {
 	struct sizes s;
 	char err[200] = "";
-	int rc = sizespec_parse(spec, 0, 0, &s, err, sizeof err);
+	int rc = sizespec_parse(spec, NULL, 0, 0, &s, err, sizeof err);
 	CHECK(rc == 0, "'%s': %s", spec, err);
 	if (rc)
 		return;
@@ -21,14 +21,19 @@ static void expect(const char *spec, const size_t *want, size_t n)
 	sizes_free(&s);
 }
 
-static void reject(const char *spec, const char *msg)
+static void reject_as(const char *noun, size_t max, const char *spec, const char *msg)
 {
 	struct sizes s;
 	char err[200] = "";
-	int rc = sizespec_parse(spec, 1000, (size_t)1 << 30, &s, err, sizeof err);
+	int rc = sizespec_parse(spec, noun, 1000, max, &s, err, sizeof err);
 	CHECK(rc < 0, "'%s' accepted", spec);
 	CHECK(strstr(err, msg) != NULL, "'%s': message '%s' lacks '%s'", spec, err, msg);
 	CHECK(s.v == NULL && s.n == 0, "'%s': not emptied", spec);
+}
+
+static void reject(const char *spec, const char *msg)
+{
+	reject_as(NULL, (size_t)1 << 30, spec, msg);
 }
 
 /* One SIZE is the library's (test_text.c tests ucopy_size_parse()): a list
@@ -83,6 +88,10 @@ static void test_errors(void)
 	/* The range's end is checked before it is expanded (max 1000 sizes). */
 	reject("1-2G", "size 2147483648 is too large (at most 1073741824)");
 	reject("1-2-3", "bad size '2-3'");
+	/* The limits' messages name what the numbers are (bench's offsets). */
+	reject_as("offset", 4095, "0,5000", "offset 5000 is too large (at most 4095)");
+	reject_as("offset", 4095, "0-10G", "offset 10737418240 is too large (at most 4095)");
+	reject_as("offset", 4095, "0-4095,1-999:+1", "too many offsets (at most 1000)");
 	check_group("sizespec errors");
 }
 

@@ -391,15 +391,13 @@ static void resolve_policy_pointers(struct bench *b)
 static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 {
 	char err[256];
-	size_t worst;
 	sizes_free(out);
 	/* The parser checks a range's end before it counts the range, so
-	 * "0-10G" is an offset out of range, not too many offsets. */
-	if (sizespec_parse(arg, 0, 4095, out, err, sizeof err) == 0)
+	 * "0-10G" is an offset too large, not too many offsets.  A distance
+	 * is no page offset, and its message says so. */
+	const char *noun = strcmp(opt, "--distance") ? "offset" : "distance";
+	if (sizespec_parse(arg, noun, 0, 4095, out, err, sizeof err) == 0)
 		return 0;
-	if (sscanf(err, "size %zu is too large", &worst) == 1)
-		return cli_usage_error(CMD, "%s %zu is out of range (expected 0..4095)",
-				       opt, worst);
 	return cli_usage_error(CMD, "%s: %s", opt, err);
 }
 
@@ -572,7 +570,7 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		b->nseq = 1;
 	} else {
 		b->have_sizes = 1;
-		if (sizespec_parse(sizes ? sizes : "1-1M:x2", 100000, MAX_SIZE, &b->sizes, err,
+		if (sizespec_parse(sizes ? sizes : "1-1M:x2", NULL, 100000, MAX_SIZE, &b->sizes, err,
 				   sizeof err) < 0)
 			return cli_usage_error(CMD, "--sizes: %s", err);
 	}

@@ -31,15 +31,22 @@ static int size_span(const char *s, size_t len, size_t *out, char *err,
 struct list {
 	struct sizes *s;
 	size_t cap, max_count, max_size;
+	const char *noun;
 };
+
+static int too_large(const struct list *l, size_t v, char *err, size_t errlen)
+{
+	return errmsg(err, errlen, "%s %zu is too large (at most %zu)", l->noun, v,
+		      l->max_size);
+}
 
 static int add(struct list *l, size_t v, char *err, size_t errlen)
 {
 	if (v > l->max_size)
-		return errmsg(err, errlen, "size %zu is too large (at most %zu)", v,
-			    l->max_size);
+		return too_large(l, v, err, errlen);
 	if (l->s->n == l->max_count)
-		return errmsg(err, errlen, "too many sizes (at most %zu)", l->max_count);
+		return errmsg(err, errlen, "too many %ss (at most %zu)", l->noun,
+			      l->max_count);
 	if (l->s->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
 		size_t *p = realloc(l->s->v, cap * sizeof *p);
@@ -84,8 +91,7 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 			    w, s);
 	/* The end before the count: "1-2G" is a size too large, not too many. */
 	if (hi > l->max_size)
-		return errmsg(err, errlen, "size %zu is too large (at most %zu)", hi,
-			    l->max_size);
+		return too_large(l, hi, err, errlen);
 
 	size_t add_step = 1;
 	double factor = 0;
@@ -180,13 +186,13 @@ static int dedupe(struct sizes *s)
 	return 0;
 }
 
-int sizespec_parse(const char *spec, size_t max_count, size_t max_size,
-		   struct sizes *out, char *err, size_t errlen)
+int sizespec_parse(const char *spec, const char *noun, size_t max_count,
+		   size_t max_size, struct sizes *out, char *err, size_t errlen)
 {
 	out->v = NULL;
 	out->n = 0;
 	struct list l = { out, 0, max_count ? max_count : 1000000,
-			  max_size ? max_size : SIZE_MAX };
+			  max_size ? max_size : SIZE_MAX, noun ? noun : "size" };
 	if (!spec[0])
 		return errmsg(err, errlen, "empty size list (expected e.g. 64,4K or 1K-1M:x2)");
 	for (const char *p = spec;;) {

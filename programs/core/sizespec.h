@@ -24,11 +24,13 @@ struct sizes {
 };
 
 /* Parses SPEC into out (free it with sizes_free()); at most max_count sizes
- * (0: 1,000,000) and none above max_size (0: no limit).
+ * (0: 1,000,000) and none above max_size (0: no limit).  noun names what
+ * the numbers are in the messages about those limits ("offset 5000 is too
+ * large (at most 4095)", "too many offsets"); NULL says "size".
  * @return : 0, or -1 with a message naming the bad token in err (out is then
  *           empty). */
-int sizespec_parse(const char *spec, size_t max_count, size_t max_size,
-		   struct sizes *out, char *err, size_t errlen);
+int sizespec_parse(const char *spec, const char *noun, size_t max_count,
+		   size_t max_size, struct sizes *out, char *err, size_t errlen);
 void sizes_free(struct sizes *s);
 
 #endif

@@ -246,7 +246,7 @@ int workload_setup(struct workload *w, const struct workload_opts *o,
 		size_t max = kind == WORKLOAD_COLD_READ ? WORKLOAD_COLD_MAX_SIZE
 							: DIST_MAX_SIZE;
 		char e[200];
-		if (sizespec_parse(o->sizes, WORKLOAD_MAX_SIZES, max, &s, e, sizeof e) < 0)
+		if (sizespec_parse(o->sizes, NULL, WORKLOAD_MAX_SIZES, max, &s, e, sizeof e) < 0)
 			return errmsg(err, errlen, "--sizes: %s", e);
 		for (size_t i = 0; i < s.n; i++)
 			if (s.v[i] == 0) {

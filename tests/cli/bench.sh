@@ -156,9 +156,9 @@ bad "malformed policy text" "bad policy '64:frob,movsb'" --policies 64:frob,movs
 bad "malformed size" "bad size '12Q' \(expected a number with optional K, M or G\)" --sizes 64,12Q
 bad "backwards range" "bad range '256-1'" --sizes 256-1
 bad "size too large" "too large" --sizes 4G
-bad "alignment >= 4096" "--src-align 4096 is out of range \(expected 0..4095\)" --src-align 0,4096
-bad "alignment range past 4095" "--src-align 5000 is out of range \(expected 0..4095\)" --src-align 0-5000
-bad "a huge alignment range is out of range, not too many" "--src-align 10737418240 is out of range \(expected 0..4095\)" --src-align 0-10G
+bad "alignment >= 4096" "--src-align: offset 4096 is too large \(at most 4095\)" --src-align 0,4096
+bad "alignment range past 4095" "--src-align: offset 5000 is too large \(at most 4095\)" --src-align 0-5000
+bad "a huge alignment range is too large, not too many" "--src-align: offset 10737418240 is too large \(at most 4095\)" --src-align 0-10G
 bad "size without a start" "bad size '-5'" --sizes=-5
 bad "a grid the budget cannot hold" "16777216 cells of 1 variant need a budget of at least [0-9]+ s, more than --seconds 1" --kernels word --sizes 8 --src-align 0-4095 --dst-align 0-4095 --seconds 1
 # Copies themselves count: one 1 GiB cell ran 16 s at 2 GB RSS on a 0.1 s
@@ -181,7 +181,7 @@ bad "negative --max-memory" "bad memory limit '-5'" --max-memory -5
 run bench --kernels word --sizes 64 --src-align 4095 --distance 4095 --max-memory 1M --seconds 0.05 -q
 expect "bench: a grid within --max-memory runs" [ $rc -eq 0 ]
 bad "dst alignment malformed" "--dst-align: bad size 'x'" --dst-align x
-bad "distance >= 4096" "--distance 5000 is out of range" --distance 5000
+bad "distance >= 4096" "--distance: distance 5000 is too large \(at most 4095\)" --distance 5000
 bad "distance with dst-align" "--distance and --dst-align" --distance 1 --dst-align 1
 bad "bad cache state" "bad cache state 'tepid' \(expected hot, warm or cold\)" --cache tepid
 bad "budget zero" "bad budget '0'" --seconds 0
