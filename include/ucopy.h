@@ -16,9 +16,9 @@
  *                  ucopy_active() says why.
  *   UCOPY_FEATURES features the library must not use, as glibc's
  *                  GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F: "-avx512f,-fsrm"
- *                  (ucopy_features_parse()'s form, removals only).  It never
- *                  adds a feature the CPU lacks; an invalid value is ignored
- *                  whole, and ucopy_cpu()->mask_note says why.
+ *                  (ucopy_features_mask(): removals only).  It never adds a
+ *                  feature the CPU lacks; an invalid value is ignored whole,
+ *                  and ucopy_cpu()->mask_note says why.
  *   UCOPY_PROFILE  path of a calibration profile (see ucopy_profile_load()).
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
@@ -221,6 +221,16 @@ UCOPY_API const char *ucopy_feature_name(unsigned bit);
  *           in err (always NUL-terminated when errlen > 0). */
 UCOPY_API int ucopy_features_parse(const char *list, uint64_t base,
 				   uint64_t *out, char *err, size_t errlen);
+
+/*! ucopy_features_mask() :
+ * What UCOPY_FEATURES does with `list`: ucopy_features_parse() applied to
+ * `detected`, refused when the result holds a feature `detected` lacks (a
+ * mask only removes).
+ * @return : 0 and the set in *out, or -1 with the reason in err ("unknown
+ *           feature 'frob'", "it adds fzrm, which the CPU lacks (only
+ *           removals apply)"; always NUL-terminated when errlen > 0). */
+UCOPY_API int ucopy_features_mask(const char *list, uint64_t detected,
+				  uint64_t *out, char *err, size_t errlen);
 
 /*! ucopy_features_format() :
  * Writes the names of the bits in `set` (those this architecture names),

@@ -108,22 +108,14 @@ void ucopy_cpu_caches_fallback(struct ucopy_cpu *c)
 static void apply_mask(struct ucopy_cpu *c)
 {
 	const char *env = getenv("UCOPY_FEATURES");
-	char err[64];
+	char err[128];
 	uint64_t set;
 	c->detected = c->features;
 	if (!env || !*env)
 		return;
-	if (ucopy_features_parse(env, c->features, &set, err, sizeof err) != 0) {
-		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: %s",
+	if (ucopy_features_mask(env, c->detected, &set, err, sizeof err) != 0) {
+		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: %.90s",
 			 ucopy_quote(env, strlen(env)).s, err);
-		return;
-	}
-	if (set & ~c->detected) {
-		char extra[48];
-		ucopy_features_format(set & ~c->detected, ",", extra, sizeof extra);
-		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: it adds "
-			 "%.40s, which the CPU lacks (only removals apply)",
-			 ucopy_quote(env, strlen(env)).s, extra);
 		return;
 	}
 	c->features = set;
@@ -227,6 +219,24 @@ int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 		if (!*end)
 			break;
 		p = end + 1;
+	}
+	*out = set;
+	return 0;
+}
+
+int ucopy_features_mask(const char *list, uint64_t detected, uint64_t *out,
+			char *err, size_t errlen)
+{
+	uint64_t set;
+	if (ucopy_features_parse(list, detected, &set, err, errlen))
+		return -1;
+	if (set & ~detected) {
+		char extra[128];
+		ucopy_features_format(set & ~detected, ",", extra, sizeof extra);
+		if (err && errlen)
+			snprintf(err, errlen, "it adds %s, which the CPU lacks (only removals apply)",
+				 extra);
+		return -1;
 	}
 	*out = set;
 	return 0;

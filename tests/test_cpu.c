@@ -478,6 +478,33 @@ static void test_parse(void)
 	check_group("cpu feature list parsing");
 }
 
+/* UCOPY_FEATURES's rule, which the library and the command both ask for:
+ * removals apply, a list that adds a feature is refused whole. */
+static void test_mask(void)
+{
+	uint64_t detected = F(SSE2) | F(ERMS), out;
+	char err[160];
+	CHECK(ucopy_features_mask("-erms", detected, &out, err, sizeof err) == 0 &&
+	      out == F(SSE2), "-erms: %s", err);
+	CHECK(ucopy_features_mask("none,sse2", detected, &out, err, sizeof err) == 0 &&
+	      out == F(SSE2), "none,sse2: %s", err);
+	CHECK(ucopy_features_mask("erms", detected, &out, err, sizeof err) == 0 &&
+	      out == detected, "erms (already there) is no addition: %s", err);
+	out = 0xdead;
+	CHECK(ucopy_features_mask("-erms,avx2,fsrm", detected, &out, err, sizeof err) == -1 &&
+	      out == 0xdead, "an addition is accepted or writes a set");
+	CHECK(!strcmp(err, "it adds avx2,fsrm, which the CPU lacks (only removals apply)"),
+	      "addition message: '%s'", err);
+	CHECK(ucopy_features_mask("frob", detected, &out, err, sizeof err) == -1 &&
+	      strstr(err, "unknown feature 'frob'"), "unknown feature: '%s'", err);
+	char tiny[8];
+	CHECK(ucopy_features_mask("avx2", detected, &out, tiny, sizeof tiny) == -1 &&
+	      strlen(tiny) == sizeof tiny - 1, "a small error buffer is not cut and terminated");
+	CHECK(ucopy_features_mask("avx2", detected, &out, NULL, 0) == -1,
+	      "no error buffer: accepted");
+	check_group("cpu feature mask (UCOPY_FEATURES)");
+}
+
 #ifdef UCOPY_PORT_x86_64
 /* REP_GOOD by vendor, family and signature, as the Linux vendor files set
  * it (the rules cpu.c cites), including the boundaries. */
@@ -521,6 +548,7 @@ int main(void)
 	test_names();
 	test_parse();
 #ifdef UCOPY_PORT_x86_64
+	test_mask();
 	test_rep_good();
 #endif
 	return check_exit();

@@ -51,17 +51,10 @@ int cli_env_check(unsigned what)
 	const char *env = getenv("UCOPY_FEATURES");
 	if (env && *env) {
 		const struct ucopy_cpu *c = ucopy_cpu();
-		char err[128];
+		char err[256];
 		uint64_t set;
-		if (ucopy_features_parse(env, c->detected, &set, err, sizeof err))
-			return bad("UCOPY_FEATURES", env, FEATURE_LIST,
-				   "%s", err);
-		if (set & ~c->detected) {
-			char extra[128];
-			ucopy_features_format(set & ~c->detected, ",", extra, sizeof extra);
-			return bad("UCOPY_FEATURES", env, FEATURE_LIST,
-				   "it adds %s, which this CPU lacks (only removals apply)", extra);
-		}
+		if (ucopy_features_mask(env, c->detected, &set, err, sizeof err))
+			return bad("UCOPY_FEATURES", env, FEATURE_LIST, "%s", err);
 	}
 	env = getenv("UCOPY_POLICY");
 	if (env && *env) {

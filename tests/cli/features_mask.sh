@@ -26,6 +26,18 @@ UCOPY_FEATURES=+frob run features
 expect "mask: an unknown feature is refused whole, with a note" \
 	grep -q "UCOPY_FEATURES='+frob' ignored: unknown feature 'frob'" "$out"
 expect "mask: and ucopy features exits 2" sh -c "[ $rc -eq 2 ] && grep -q '^ucopy: bad UCOPY_FEATURES' '$err'"
+# A feature the CPU lacks (the first 'no' in the feature table), added.
+lacking=$("$UCOPY" features | sed -n '/^features/,/^caches/p' | tr -s ' ' '\n' | grep -B1 -x no | head -1)
+if [ -n "$lacking" ]; then
+	UCOPY_FEATURES=-sse2,$lacking run features
+	expect "mask: adding $lacking, which the CPU lacks, is refused whole, with a note" \
+		grep -q "UCOPY_FEATURES='-sse2,$lacking' ignored: it adds $lacking, which the CPU lacks (only removals apply)" "$out"
+	expect "mask: and the command's message names it" sh -c "[ $rc -eq 2 ] &&
+		grep -q \"^ucopy: bad UCOPY_FEATURES '-sse2,$lacking': it adds $lacking, which the CPU lacks\" '$err'"
+	expect "mask: nothing was removed" grep -q 'sse2 *yes' "$out"
+else
+	echo "SKIP mask: an addition: this CPU has every feature ucopy names"
+fi
 
 # The library's tests under masks: every path of auto and fit on this CPU.
 for m in -avx512f -avx512f,-avx2 -avx512f,-avx2,-erms,-fsrm,-rep_good -avx_vnni -fsrm none; do
