@@ -29,10 +29,10 @@ extern const char *const ucopy_arch_feature_names[UCOPY_FEAT_COUNT] HIDDEN;
 /* Every kernel the port built; the generic table adds `libc` after them. */
 extern const struct ucopy_kernel ucopy_arch_kernels[] HIDDEN;
 extern const size_t ucopy_arch_nkernels HIDDEN;
-/* For a kernel without a try body: the fault-capable kernel that replaces
- * it in fault-tolerant copies on the running CPU, or NULL when the port has
- * none. */
-const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k) HIDDEN;
+/* The fault-capable kernel that replaces every kernel without a try body
+ * in fault-tolerant copies on the running CPU, or NULL when the port has
+ * none.  Asked once: ucopy_kernel_fault_capable() keeps the answer. */
+const struct ucopy_kernel *ucopy_arch_fault_capable(void) HIDDEN;
 
 /*=====   Policies (<port>/policies.c)   =====*/
 

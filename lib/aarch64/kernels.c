@@ -26,9 +26,8 @@ const size_t ucopy_arch_nkernels = sizeof ucopy_arch_kernels / sizeof ucopy_arch
 
 /* For `libc`: what glibc's aarch64 memcpy does for most sizes, q-register
  * pairs; ldp where a mask hid ASIMD (it runs on every aarch64). */
-const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k)
+const struct ucopy_kernel *ucopy_arch_fault_capable(void)
 {
-	(void)k;
 	const struct ucopy_kernel *neon = ucopy_kernel_find("neon");
 	if (ucopy_kernel_supported(neon, ucopy_cpu()->features))
 		return neon;

@@ -40,9 +40,8 @@ const struct ucopy_kernel ucopy_arch_kernels[] = {
 };
 const size_t ucopy_arch_nkernels = sizeof ucopy_arch_kernels / sizeof ucopy_arch_kernels[0];
 
-const struct ucopy_kernel *ucopy_arch_fault_capable(const struct ucopy_kernel *k)
+const struct ucopy_kernel *ucopy_arch_fault_capable(void)
 {
-	(void)k;
 	return NULL;
 }
 
