@@ -417,8 +417,12 @@ static void bar_dist(struct arm *a)
 	int found = data_dir_find(NULL, NULL, &dd, why, sizeof why);
 	if (found < 0)
 		die("bar 2", why);
-	if (found)
-		nfiles = data_list(dd.path, &files, 64);
+	if (found) {
+		long n = data_list_checked(dd.path, &files, DATA_MAX_DISTS, why, sizeof why);
+		if (n < 0)
+			die("bar 2", why);
+		nfiles = (size_t)n;
+	}
 	printf("\n-- bar 2: fleetbench size distributions (%s/*.csv, %s) in both regimes, hot, "
 	       "random offsets 0..63 from each file's alignment line on page offsets 0/2048; "
 	       "ratio = ucopy/glibc\n",
@@ -447,10 +451,8 @@ static void bar_dist(struct arm *a)
 			struct cell c;
 			struct cell_result r;
 			char err[512];
-			if (dist_read_file(files[i], &d, err, sizeof err)) {
-				printf("%-18s unreadable: %s\n", base, err);
-				continue;
-			}
+			if (dist_read_file(files[i], &d, err, sizeof err))
+				die("bar 2", err);
 			if (dist_sample(&d, len, a->seed + i, &seq))
 				die("bar 2", "out of memory");
 			cell_init_drawn(&c, &seq, CACHE_HOT);

@@ -111,7 +111,8 @@ void help_calibrate(FILE *f)
 	      "  --dist-dir DIR   the size distributions (*.csv) the policy is verified\n"
 	      "                   on (default: $UCOPY_DATA_DIR, else the fleetbench files\n"
 	      "                   that ship with ucopy; without any, sizes drawn from\n"
-	      "                   four classes)\n"
+	      "                   four classes); every *.csv must read as one, at\n"
+	      "                   most 64\n"
 	      "  --replay FILE    a sequence `ucopy trace` recorded ('# ucopy sequence 1'):\n"
 	      "                   replayed in the verify phase as one more workload, in\n"
 	      "                   order with its alignments and distances, so the policy\n"
@@ -790,17 +791,21 @@ static int refine(struct run *r)
 
 /*=====   5: verifying against auto   =====*/
 
-/* Copies drawn from the distribution file at path, seed `seed`.
- * @return : 0, 1 when the file does not read, -1 when out of memory. */
-static int seq_file(struct copy_seq *s, const char *path, uint64_t seed)
+/* Copies drawn from the distribution file at path, seed `seed`.  The
+ * files were read once before anything was timed (data_list_checked()):
+ * one that fails now changed since.
+ * @return : 0, or -1 with the reason in err. */
+static int seq_file(struct copy_seq *s, const char *path, uint64_t seed, char *err,
+		    size_t errlen)
 {
 	struct dist d;
-	char err[512];
-	if (dist_read_file(path, &d, err, sizeof err))
-		return 1;
-	int rc = dist_sample(&d, MIXED_LEN * 4, seed, s) ? -1 : 0;
+	if (dist_read_file(path, &d, err, errlen))
+		return -1;
+	int rc = dist_sample(&d, MIXED_LEN * 4, seed, s);
 	dist_free(&d);
-	return rc;
+	if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc ? -1 : 0;
 }
 
 /* Times the derived policy, auto and libc (v[0..2]) on c into chk, with
@@ -857,8 +862,11 @@ static int verify(struct run *r)
 	struct ucopy_policy libc;
 	struct variant v[3];
 	char **files = NULL;
-	size_t nfiles = r->have_dists ? data_list(r->dists.path, &files, 64) : 0;
-	size_t nmix, total = 0, done = 0;
+	long listed = r->have_dists ? data_list_checked(r->dists.path, &files, DATA_MAX_DISTS,
+							r->err, sizeof r->err) : 0;
+	if (listed < 0)
+		return -1;
+	size_t nfiles = (size_t)listed, nmix, total = 0, done = 0;
 	int have_files = nfiles > 0;
 
 	r->dists_verified = 0;   /* a second pass (calibration_merge) counts anew */
@@ -886,17 +894,15 @@ static int verify(struct run *r)
 			got = 0;
 		} else if (have_files) {
 			snprintf(name, sizeof name, "%s", strrchr(files[i], '/') + 1);
-			got = seq_file(&seq, files[i], 1 + i);
+			got = seq_file(&seq, files[i], 1 + i, r->err, sizeof r->err);
 		} else {
 			snprintf(name, sizeof name, "uniform-%zu-%zu", classes[i][0], classes[i][1]);
 			got = seq_uniform(&seq, classes[i][0], classes[i][1], 1 + i) ? -1 : 0;
+			if (got)
+				snprintf(r->err, sizeof r->err, "out of memory");
 		}
 		if (got) {
-			done++;
-			if (got < 0) {
-				snprintf(r->err, sizeof r->err, "out of memory");
-				rc = -1;
-			}
+			rc = -1;
 			continue;
 		}
 		/* The replay's offsets are its own: no base offsets added. */
@@ -1142,6 +1148,13 @@ int cmd_calibrate(int argc, char **argv)
 	r.have_dists = data_dir_find(dist_dir, "--dist-dir", &r.dists, why, sizeof why);
 	if (r.have_dists < 0)
 		return cli_usage_error(CMD, "%s", why);
+	if (r.have_dists) {
+		char **files;
+		long n = data_list_checked(r.dists.path, &files, DATA_MAX_DISTS, why, sizeof why);
+		if (n < 0)
+			return cli_usage_error(CMD, "%s", why);
+		data_list_free(files, (size_t)n);
+	}
 	if (r.replay_path) {
 		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
 			return cli_usage_error(CMD, "%s", why);

@@ -49,7 +49,8 @@ void help_report(FILE *f)
 	      "                   and no workload that maps over 256 MiB: a smoke run\n"
 	      "  --dist-dir DIR   distribution files (*.csv) to compare on (default:\n"
 	      "                   $UCOPY_DATA_DIR, else the fleetbench files that ship\n"
-	      "                   with ucopy; `ucopy bench --list-dists` shows where)\n"
+	      "                   with ucopy; `ucopy bench --list-dists` shows where);\n"
+	      "                   every *.csv must read as one, at most 64\n"
 	      "  --seed N         seed for the random size sequences (default: fresh,\n"
 	      "                   printed in the page)\n"
 	      "  -q, --quiet      no progress and no closing line on stderr\n"
@@ -129,6 +130,14 @@ static int parse_args(int argc, char **argv, struct report_args *o)
 				   sizeof o->dd_why);
 	if (o->have_dd < 0)
 		return cli_usage_error(CMD, "%s", o->dd_why);
+	if (o->have_dd) {
+		char **files;
+		long n = data_list_checked(o->dd.path, &files, DATA_MAX_DISTS, o->dd_why,
+					   sizeof o->dd_why);
+		if (n < 0)
+			return cli_usage_error(CMD, "%s", o->dd_why);
+		data_list_free(files, (size_t)n);
+	}
 	if (isnan(o->seconds))
 		o->seconds = o->quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 	return 0;

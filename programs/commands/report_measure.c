@@ -52,6 +52,7 @@ struct ctx {
 	double last_draw;
 	unsigned min_rounds;
 	uint64_t seed;
+	char err[600];             /* why the run failed, when not memory */
 };
 
 static double elapsed(const struct ctx *x)
@@ -873,12 +874,8 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		const char *base = path_base(files[i]);
 		step(x, "ucopy vs libc: distribution %s, both regimes", base);
 		struct dist d;
-		char err[512];
-		if (dist_read_file(files[i], &d, err, sizeof err) < 0) {
-			if (!x->quiet)
-				fprintf(stderr, "%sucopy: skipping %s\n", x->tty ? "\r\033[K" : "", err);
-			continue;
-		}
+		if (dist_read_file(files[i], &d, x->err, sizeof x->err) < 0)
+			return -1;
 		struct copy_seq seq;
 		for (int g = 0; g < 2; g++) {
 			struct report_ab *ag = g ? rep : a;
@@ -1000,8 +997,15 @@ static int measure_dists(struct ctx *x, const struct variant *v,
 	struct report *r = x->r;
 	char **files = NULL;
 	size_t nfiles = 0;
-	if (o->dist_dir)
-		nfiles = data_list(o->dist_dir, &files, 64);
+	if (o->dist_dir) {
+		/* Checked before anything was timed (report.c): a file that
+		 * fails now changed since. */
+		long n = data_list_checked(o->dist_dir, &files, DATA_MAX_DISTS, x->err,
+					   sizeof x->err);
+		if (n < 0)
+			return -1;
+		nfiles = (size_t)n;
+	}
 	int rc = 0;
 	if (nfiles) {
 		section_begin(x, W_DISTS, 2 * nfiles);
@@ -1053,8 +1057,11 @@ int report_measure(struct report *r, const struct report_measure_opts *o)
 
 	rc = run_calibration(r);
 done:
-	if (rc < 0)
-		cli_error("out of memory");
+	if (rc < 0) {
+		if (!x.quiet && x.tty)
+			fputs("\r\033[K", stderr);
+		cli_error("%s", x.err[0] ? x.err : "out of memory");
+	}
 	free(v);
 	measure_free(x.m);
 	return rc;

@@ -133,6 +133,29 @@ void data_list_free(char **paths, size_t n)
 	free(paths);
 }
 
+long data_list_checked(const char *dir, char ***paths, size_t max, char *err,
+		       size_t errlen)
+{
+	size_t n = data_list(dir, paths, max + 1);
+	if (n > max) {
+		data_list_free(*paths, n);
+		*paths = NULL;
+		snprintf(err, errlen, "%s holds more than %zu distribution files (*.csv), "
+			 "the most one run measures on (expected a directory of fewer)", dir, max);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct dist d;
+		if (dist_read_file((*paths)[i], &d, err, errlen) < 0) {
+			data_list_free(*paths, n);
+			*paths = NULL;
+			return -1;
+		}
+		dist_free(&d);
+	}
+	return (long)n;
+}
+
 int data_dist_path(const char *arg, char *path, size_t len, char *err, size_t errlen)
 {
 	struct stat st;

@@ -45,6 +45,20 @@ int data_dir_find(const char *given, const char *what, struct data_dir *d,
 size_t data_list(const char *dir, char ***paths, size_t max);
 void data_list_free(char **paths, size_t n);
 
+/* The most distribution files one calibrate or report run measures on:
+ * each file gets its share of the run's budget. */
+#define DATA_MAX_DISTS 64
+
+/* data_list() for a command that measures on every file (calibrate,
+ * report): each file is read as a distribution first, so that a bad one is
+ * refused before anything is timed, not skipped; and a directory of more
+ * than max files is refused rather than cut.
+ * @return : how many (0: none, *paths NULL), or -1 with the first bad
+ *           file's reason in err ("DIR/F.csv:3: bad line ...") and nothing
+ *           to free. */
+long data_list_checked(const char *dir, char ***paths, size_t max, char *err,
+		       size_t errlen);
+
 /* The file a --dist or dist: argument names: `arg` itself when it has a '/'
  * or names something that exists (a file in the current directory), else a
  * shipped distribution by name, ".csv" optional (Memcpy_Fleet).

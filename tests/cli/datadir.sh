@@ -76,13 +76,38 @@ assert d["config"]["dist"]["file"] == sys.argv[2] + "/small.csv", d["config"]["d
 UCOPY_DATA_DIR=$dir/mine usage_error "with UCOPY_DATA_DIR, the source tree's names are not looked up" \
 	"bad distribution 'Memcpy_0' (expected a file, or the name of one in $dir/mine" \
 	bench --dist Memcpy_0
-# A FIFO among the files is skipped by the report and listed as unreadable,
-# without waiting for a writer.
+# A file among them that is no distribution is refused, naming it, before
+# anything is measured: a FIFO (without waiting for a writer), a bad line.
 mkfifo "$dir/other/fifo.csv"
+for cmd in "report --quick --seconds 0.5 -o $dir/r.html" "calibrate --quick --seconds 0.3 -o $dir/p"; do
+	timeout 60 "$UCOPY" $cmd --dist-dir "$dir/other" >"$out" 2>"$err"
+	rc=$?
+	expect "${cmd%% *} --dist-dir: a FIFO among the files is refused at once" \
+		is_usage_error "bad distribution file '$dir/other/fifo.csv' (expected a regular file, not a FIFO)"
+done
+expect "calibrate: refused, it writes no profile; report no page" sh -c "[ ! -e '$dir/p' ] && [ ! -e '$dir/r.html' ]"
+mkdir "$dir/bad"
+printf '64 1\n' >"$dir/bad/a.csv"
+printf '8 -1\n' >"$dir/bad/b.csv"
+usage_error "calibrate --dist-dir: a bad line in a file is refused" \
+	"$dir/bad/b.csv:1: bad line '8 -1' (expected SIZE WEIGHT)" \
+	calibrate --quick --seconds 0.3 -o "$dir/p" --dist-dir "$dir/bad"
+usage_error "report --dist-dir: a bad line in a file is refused" \
+	"$dir/bad/b.csv:1: bad line '8 -1' (expected SIZE WEIGHT)" \
+	report --quick --seconds 0.5 -o "$dir/r.html" --dist-dir "$dir/bad"
+mkdir "$dir/many"
+i=0; while [ $i -le 64 ]; do printf '64 1\n' >"$dir/many/d$i.csv"; i=$((i + 1)); done
+usage_error "report --dist-dir: more files than one run measures on are refused, not cut" \
+	"$dir/many holds more than 64 distribution files" \
+	report --quick --seconds 0.5 -o "$dir/r.html" --dist-dir "$dir/many"
+UCOPY_DATA_DIR=$dir/many usage_error "calibrate: the same through UCOPY_DATA_DIR" \
+	"$dir/many holds more than 64 distribution files" calibrate --quick --seconds 0.3 -o "$dir/p"
+mkdir "$dir/good"
+cp "$dir/other/hundred.csv" "$dir/good/"
 UCOPY_DATA_DIR=$dir/mine timeout 60 "$UCOPY" report --quick --seconds 0.5 -q -o "$dir/r.html" \
-	--json "$dir/r.json" --dist-dir "$dir/other" >"$out" 2>"$err"
+	--json "$dir/r.json" --dist-dir "$dir/good" >"$out" 2>"$err"
 rc=$?
-expect "report --dist-dir wins over UCOPY_DATA_DIR; a FIFO in it is skipped" python3 -c '
+expect "report --dist-dir wins over UCOPY_DATA_DIR" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["distributions"]
 assert [r["name"] for r in d["rows"]] == ["hundred"], d
