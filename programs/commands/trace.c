@@ -16,6 +16,7 @@
 #include "child.h"
 #include "cli.h"
 #include "dist.h"
+#include "outfile.h"
 #include "sequence.h"
 
 #define CMD "trace"
@@ -58,7 +59,8 @@ void help_trace(FILE *f)
 	      "are.  Children write their own records, which are merged.\n\n"
 	      "exit status: CMD's (128+N when killed by signal N) once the files are\n"
 	      "written; 1 they could not be, or no copy was recorded; 2 bad input\n"
-	      "(command line, a malformed file: 'FILE:LINE: what was expected')\n", f);
+	      "(command line, an -o whose files cannot be written, checked before\n"
+	      "CMD runs; a malformed file: 'FILE:LINE: what was expected')\n", f);
 }
 
 /*=====   --summary   =====*/
@@ -206,12 +208,9 @@ static void ordinal(uint64_t k, char *buf, size_t len)
 	snprintf(buf, len, "%llu%s", (unsigned long long)k, suf);
 }
 
-static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
-		     size_t nproc, const char *cap, uint64_t lost_calls, uint64_t lost_threads)
+static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t nproc,
+		      const char *cap, uint64_t lost_calls, uint64_t lost_threads)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
 	uint64_t calls = 0, recorded = 0;
 	for (size_t i = 0; i < nt; i++) {
 		calls += t[i].th->calls;
@@ -258,23 +257,17 @@ static int write_seq(const char *path, struct tref *t, size_t nt, char **argv,
 			fprintf(f, "%zu %llu %u %u %u\n", i, (unsigned long long)c->size,
 				c->src_align, c->dst_align, c->distance);
 		}
-	int bad = ferror(f);
-	return fclose(f) || bad ? -1 : 0;
 }
 
 /* The LLVM libc form of the k sorted sizes: one probability per size from
  * 0 to the largest, so sizes past LLVM_MAX_SIZE are left out (a comment
- * counts them) rather than making a file of 64 Mi numbers.
- * @return : 0, or -1 on a write error. */
+ * counts them) rather than making a file of 64 Mi numbers. */
 #define LLVM_MAX_SIZE ((uint64_t)64 << 10)
-static int write_llvm(const char *path, const uint64_t *sz, size_t k)
+static void write_llvm(FILE *f, const uint64_t *sz, size_t k)
 {
 	size_t n = 0;
 	while (n < k && sz[n] <= LLVM_MAX_SIZE)
 		n++;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
 	fprintf(f, "# ucopy trace: %zu recorded copies; the probability of size 0, 1, 2, ... "
 		"(LLVM libc's format)\n", n);
 	if (n < k)
@@ -288,18 +281,15 @@ static int write_llvm(const char *path, const uint64_t *sz, size_t k)
 		i = j;
 	}
 	fprintf(f, "\n");
-	int bad = ferror(f);
-	return fclose(f) || bad ? -1 : 0;
 }
 
-/* @return : 0, -1 on a write error, 1 when no copy fits a distribution
- * (nothing written).  Writes the fleetbench form to path and the LLVM one
- * to llvm.
+/* @return : 0, -1 when out of memory, 1 when no copy fits a distribution
+ * (nothing written).  Writes the fleetbench form to f and the LLVM one to
+ * llvm (write errors are the caller's, at outfile_commit()).
  * The fleetbench form: sizes with their probabilities, the overlap line,
  * the alignment line (P(a pointer's alignment is exactly 2^i), from both
  * pointers of every call; offset 0 in a cache line counts as 64). */
-static int write_csv(const char *path, const char *llvm, struct tref *t, size_t nt,
-		     uint64_t total)
+static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t total)
 {
 	uint64_t *sz = malloc((total ? total : 1) * sizeof *sz);
 	if (!sz)
@@ -325,11 +315,6 @@ static int write_csv(const char *path, const char *llvm, struct tref *t, size_t 
 		return 1;
 	}
 	qsort(sz, k, sizeof *sz, by_size);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		free(sz);
-		return -1;
-	}
 	fprintf(f, "# ucopy trace: %zu recorded copies; sizes, overlap (not recorded: 0:1), "
 		"alignment\n", k);
 	if (over)
@@ -347,12 +332,9 @@ static int write_csv(const char *path, const char *llvm, struct tref *t, size_t 
 	for (int i = 0; i < 7; i++)
 		fprintf(f, "%s%d:%.9g", i ? "," : "", 1 << i, align[i] / (2.0 * (double)k));
 	fprintf(f, "\n");
-	int bad = ferror(f);
-	bad |= fclose(f);
-	if (!bad)
-		bad = write_llvm(llvm, sz, k);
+	write_llvm(llvm, sz, k);
 	free(sz);
-	return bad ? -1 : 0;
+	return 0;
 }
 
 /* Reads every process's file in dir, orders the threads by first copy,
@@ -393,10 +375,14 @@ static void remove_parts(const char *dir)
 	rmdir(dir);
 }
 
+/* The three files trace writes, opened before the program runs. */
+enum { OUT_SEQ, OUT_CSV, OUT_LLVM, NOUT };
+static const char *const out_suffix[NOUT] = { ".seq", ".csv", ".llvm.csv" };
+
 /* Reads every process's file in dir, orders the threads by first copy,
- * writes out.seq, out.csv and out.llvm.csv, and removes dir; when that
- * fails, dir is kept and named. */
-static int merge(const char *dir, const char *out, char **argv, const char *cap)
+ * writes and commits the outputs, and removes dir; when that fails, dir is
+ * kept and named, and the outputs are abandoned. */
+static int merge(const char *dir, struct outfile *out, char **argv, const char *cap)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -485,27 +471,36 @@ static int merge(const char *dir, const char *out, char **argv, const char *cap)
 			fprintf(stderr, "ucopy trace: %llu calls recorded, more than a sequence file "
 				"holds (%zu): every thread's records halved to %llu\n",
 				(unsigned long long)before, SEQ_MAX_CALLS, (unsigned long long)total);
-		char seq[8192], csv[8192], llvm[8192];
-		snprintf(seq, sizeof seq, "%s.seq", out);
-		snprintf(csv, sizeof csv, "%s.csv", out);
-		snprintf(llvm, sizeof llvm, "%s.llvm.csv", out);
-		if (write_seq(seq, t, nt, argv, nfiles, cap, lost_calls, lost_threads) < 0) {
-			cli_error("cannot write '%s': %s", seq, strerror(errno));
-			rc = EXIT_FAIL;
-			keep = 1;
-		} else if ((wrc = write_csv(csv, llvm, t, nt, total)) < 0) {
-			cli_error("cannot write '%s' or '%s': %s", csv, llvm, strerror(errno));
+		write_seq(out[OUT_SEQ].f, t, nt, argv, nfiles, cap, lost_calls, lost_threads);
+		if ((wrc = write_csv(out[OUT_CSV].f, out[OUT_LLVM].f, t, nt, total)) < 0) {
+			cli_error("out of memory");
 			rc = EXIT_FAIL;
 			keep = 1;
 		} else {
+			/* Every output or none of the new ones (the .seq alone
+			 * when no copy fits a distribution). */
+			if (wrc) {
+				outfile_abandon(&out[OUT_CSV]);
+				outfile_abandon(&out[OUT_LLVM]);
+			}
+			for (int i = 0; i < NOUT && rc == EXIT_OK; i++)
+				if (out[i].f && (rc = outfile_commit(&out[i])) != EXIT_OK)
+					keep = 1;
+		}
+		if (rc == EXIT_OK) {
 			if (wrc)
 				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
-					"than a distribution may name\n", csv, DIST_MAX_SIZE >> 20);
+					"than a distribution may name\n", out[OUT_CSV].name,
+					DIST_MAX_SIZE >> 20);
 			fprintf(stderr, "ucopy trace: %llu copies in %zu thread%s of %zu process%s: "
-				"%s, %s, %s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
-				nfiles, nfiles == 1 ? "" : "es", seq, csv, llvm);
+				"%s%s%s%s%s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
+				nfiles, nfiles == 1 ? "" : "es", out[OUT_SEQ].name,
+				wrc ? "" : ", ", wrc ? "" : out[OUT_CSV].name, wrc ? "" : ", ",
+				wrc ? "" : out[OUT_LLVM].name);
 		}
 	}
+	for (int i = 0; i < NOUT; i++)
+		outfile_abandon(&out[i]);
 	free(t);
 	for (size_t i = 0; i < nfiles; i++)
 		seq_free(&files[i]);
@@ -564,16 +559,35 @@ int cmd_trace(int argc, char **argv)
 	char err[512], so[4096], dir[8192], prefix[8300];
 	if (cli_preload_find(so, sizeof so))
 		return EXIT_USAGE;
+	/* PREFIX names files: "dir/" would write dir/.seq, hidden. */
+	const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return cli_usage_error(CMD, "cannot write '%s': not a file name (expected -o "
+				       "PREFIX, the outputs' name before .seq)", out);
+	/* The outputs are checked and opened before the program runs, as
+	 * every other command's -o is: a program that ran for an hour
+	 * must not end in "cannot write". */
+	char names[NOUT][8192];
+	struct outfile files[NOUT] = { { 0 } };
+	for (int i = 0; i < NOUT; i++) {
+		snprintf(names[i], sizeof names[i], "%s%s", out, out_suffix[i]);
+		int rc = outfile_open(&files[i], CMD, names[i]);
+		if (rc) {
+			while (i--)
+				outfile_abandon(&files[i]);
+			return rc;
+		}
+	}
 	/* The processes' own files go to a directory beside the output, so
 	 * that a program that changes directory still writes them there. */
 	snprintf(dir, sizeof dir, "%s.parts.XXXXXX", out);
-	if (!mkdtemp(dir))   /* exit 2, as the other commands' -o before they run */
-		return cli_usage_error(CMD, "cannot write '%s': %s", out, strerror(errno));
 	char abs[4096];
-	if (!realpath(dir, abs)) {
-		cli_error("cannot resolve '%s': %s", dir, strerror(errno));
+	if (!mkdtemp(dir) || !realpath(dir, abs)) {
+		int e = errno;
 		rmdir(dir);
-		return EXIT_FAIL;
+		for (int i = 0; i < NOUT; i++)
+			outfile_abandon(&files[i]);
+		return cli_usage_error(CMD, "cannot write '%s': %s", dir, strerror(e));
 	}
 	snprintf(prefix, sizeof prefix, "%s/p", abs);
 	struct child_opts o = { .preload = so, .trace_out = prefix,
@@ -582,8 +596,10 @@ int cmd_trace(int argc, char **argv)
 	if (child_run(argv + dd + 1, &o, &r, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		rmdir(abs);   /* empty: the program never ran */
+		for (int i = 0; i < NOUT; i++)
+			outfile_abandon(&files[i]);
 		return EXIT_USAGE;
 	}
-	int rc = merge(abs, out, argv + dd + 1, o.trace_cap);
+	int rc = merge(abs, files, argv + dd + 1, o.trace_cap);
 	return rc ? rc : child_exit_code(r.status);
 }

@@ -80,7 +80,7 @@ expect "trace --summary: one call a thread has no conditional entropy, and says 
 	sh -c "[ $rc -eq 0 ] && grep -q \"given the previous call's class: no two calls in a row in one thread\" '$out' && ! grep -qi nan '$out'"
 usage_error "trace -o ''" "empty output file name" trace -o '' -- true
 usage_error "trace -o in a directory that does not exist: exit 2, as the other commands' -o" \
-	"cannot write '$tmp/none/t': No such file" \
+	"cannot write '$tmp/none/t.seq': No such file" \
 	trace -o "$tmp/none/t" -- true
 bad "a last line without its newline" '# ucopy sequence 1\n0 1 2 6 4' "bad.seq:2: truncated: the line has no end"
 usage_error "trace --summary: a missing file" "cannot read" trace --summary "$tmp/none.seq"
@@ -88,12 +88,26 @@ usage_error "trace: no '--'" "no program to trace" trace
 usage_error "trace: a bad --cap" "bad --cap '1'" trace --cap 1 -- true
 usage_error "trace: a --cap past what a sequence file holds" \
 	"bad --cap '16777217' (expected a number of calls, 2 to 16777216)" trace --cap 16777217 -- true
-# FILE.seq cannot be written (a directory of that name): the processes'
-# records are kept, and named, instead of being lost with the run.
+# An output that cannot be written is refused before the program runs,
+# as every other command's -o: the .seq, or any of the others, and nothing
+# is left behind (no records directory, no half-opened output).
 mkdir "$tmp/k.seq"
-run trace -o "$tmp/k" -- "$prog"
-expect "trace: records kept when the sequence cannot be written" \
-	sh -c "[ $rc -eq 1 ] && grep -q 'records are kept in $tmp/k' '$err' && [ -n \"\$(ls '$tmp'/k.parts.*/ 2>/dev/null)\" ]"
+usage_error "trace: a PREFIX.seq that is a directory is refused before the program runs" \
+	"cannot write '$tmp/k.seq': a directory (expected a regular file)" \
+	trace -o "$tmp/k" -- sh -c "echo ran >'$tmp/ran'"
+expect "trace: ... the program did not run, no records directory" \
+	sh -c "[ ! -e '$tmp/ran' ] && [ -z \"\$(ls -d '$tmp'/k.parts.* 2>/dev/null)\" ]"
+rmdir "$tmp/k.seq"
+mkdir "$tmp/k.llvm.csv"
+usage_error "trace: a PREFIX.llvm.csv that is a directory is refused too" \
+	"cannot write '$tmp/k.llvm.csv': a directory" trace -o "$tmp/k" -- true
+expect "trace: ... and the outputs opened before it are gone" \
+	sh -c "[ -z \"\$(ls -A '$tmp' | grep -v '^k.llvm.csv\$' | grep '^\\.\\?k')\" ]"
+rmdir "$tmp/k.llvm.csv"
+mkdir "$tmp/d"
+usage_error "trace: -o DIR/ names no file (it would write DIR/.seq)" \
+	"cannot write '$tmp/d/': not a file name (expected -o PREFIX" trace -o "$tmp/d/" -- true
+expect "trace: ... nothing written in DIR" [ -z "$(ls -A "$tmp/d")" ]
 rm -rf "$tmp"/k.*
 usage_error "trace: a program that does not exist" "cannot run" trace -o "$tmp/x" -- /nonexistent/x
 expect "trace: nothing left behind when the program could not run" [ -z "$(ls -d "$tmp"/x* 2>/dev/null)" ]
