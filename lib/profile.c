@@ -15,7 +15,7 @@
  *
  * The format (docs/calibrate.md): one "KEY VALUE..." per line, fields
  * separated by single spaces or tabs, '#' comment lines and blank lines
- * allowed anywhere after the first line.
+ * allowed anywhere after the first line, after 'end' too.
  */
 #include "internal.h"
 #include "profile_keys.h"
@@ -487,8 +487,6 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 	char key[32];
 	size_t kl = strcspn(line, " \t");
 
-	if (*ended)
-		return fail_at(r, r->line, "text after the 'end' line");
 	if (r->line == 1) {
 		/* The magic line first: anything else is not a profile at all
 		 * (a path to the wrong file), said before any detail. */
@@ -504,6 +502,11 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 	}
 	if (line[0] == '#' || !line[strspn(line, " \t")])
 		return 0;
+	/* 'end' is there to tell a whole file from a cut one: comments may
+	 * follow it, a key may not. */
+	if (*ended)
+		return fail_at(r, r->line, "a line after the 'end' line (expected 'end' last, "
+			       "but for comments and blank lines)");
 	if (kl == 0)
 		return fail_at(r, r->line, "line starts with a blank");
 	if (kl >= sizeof key)

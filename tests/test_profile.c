@@ -242,7 +242,17 @@ static void test_rejected(void)
 		expect_rejected(buf, 24, bad[i].what);
 	}
 	make_profile(buf, sizeof buf, "libc", "end\nmeasure hot 8 libc=1\n", NULL);
-	expect_rejected(buf, 25, "text after the 'end' line");
+	expect_rejected(buf, 25, "a line after the 'end' line (expected 'end' last, but for comments");
+	/* Comments and blank lines may follow 'end' (docs/calibrate.md:
+	 * "anywhere after the first line"); a second 'end' may not. */
+	make_profile(buf, sizeof buf, "libc", NULL, "end\n\n# a comment\n");
+	write_file(buf);
+	char why_end[512] = "";
+	struct ucopy_policy pol;
+	CHECK(ucopy_profile_load(path, &pol, why_end, sizeof why_end) == 0,
+	      "a comment and a blank line after 'end' rejected: %s", why_end);
+	make_profile(buf, sizeof buf, "libc", NULL, "end\n# c\nend\n");
+	expect_rejected(buf, 26, "a line after the 'end' line");
 	expect_line_rejected("date", "date yesterday", 4, "bad date 'yesterday'");
 	expect_line_rejected("version", "version 1.2", 3, "bad version '1.2'");
 	make_profile(buf, sizeof buf, "64:libc,", NULL, NULL);
