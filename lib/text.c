@@ -107,20 +107,32 @@ int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
 
 /* Bounded, so that a 10 000-rule policy gives a readable error; control
  * bytes shown as \xNN, so that a message never carries them raw. */
+char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
+{
+	size_t pos = 0, shown = n > 40 ? 40 : n;
+	if (!len)
+		return buf;
+	for (size_t i = 0; i < shown; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t w = c < 0x20 || c == 0x7f ? 4 : 1;
+		if (pos + w >= len)
+			break;
+		if (w == 4)
+			snprintf(buf + pos, len - pos, "\\x%02x", c);
+		else
+			buf[pos] = (char)c;
+		pos += w;
+	}
+	buf[pos] = 0;
+	if (shown < n)
+		snprintf(buf + pos, len - pos, "...");
+	return buf;
+}
+
 struct ucopy_tok ucopy_quote(const char *s, size_t n)
 {
 	struct ucopy_tok t;
-	size_t pos = 0, shown = n > 40 ? 40 : n;
-	for (size_t i = 0; i < shown && pos + 5 < sizeof t.s - 4; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f)
-			pos += (size_t)snprintf(t.s + pos, sizeof t.s - pos, "\\x%02x", c);
-		else
-			t.s[pos++] = (char)c;
-	}
-	t.s[pos] = 0;
-	if (shown < n)
-		snprintf(t.s + pos, sizeof t.s - pos, "...");
+	ucopy_show_token(s, n, t.s, sizeof t.s);
 	return t;
 }
 

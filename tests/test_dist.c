@@ -170,6 +170,12 @@ static void test_errors(void)
 	reject("64 1\n64 1 2\n", "bad.csv:2: bad line '64 1 2'");
 	reject("64 one\n", "bad.csv:1: bad line '64 one'");
 	reject("12Q 1\n", "bad line '12Q 1'");
+	/* A file's bytes never reach the terminal raw: an escape sequence is
+	 * shown, not obeyed; a long line is cut. */
+	reject("64 1\n\x1b[31mred 2\n", "bad.csv:2: bad line '\\x1b[31mred 2' (expected SIZE WEIGHT)");
+	reject("64 1\n64 1 \x7f\n", "bad line '64 1 \\x7f'");
+	reject("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\n",
+	       "bad line '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1...' (expected");
 	reject("64 0\n", "no size has a weight above 0");
 	const char nul[] = "64 1\n\0 1\n";
 	struct dist d;

@@ -98,8 +98,11 @@ static void test_bad(void)
 		{ "0  8 0 0 0\n",
 		  "t.seq:2: bad size '' (expected a decimal number, 0..67108864; fields are "
 		  "separated by one space)" },
+		{ "0 1\x1b[2J 0 0 0\n",
+		  "t.seq:2: bad size '1\\x1b[2J' (expected a decimal number, 0..67108864; fields "
+		  "are separated by one space)" },
 		{ "0\t8 0 0 0\n",
-		  "t.seq:2: bad thread '0\t8' (expected a decimal number, 0..1048575; fields are "
+		  "t.seq:2: bad thread '0\\x098' (expected a decimal number, 0..1048575; fields are "
 		  "separated by one space)" },
 		{ "0 -8 0 0 0\n",
 		  "t.seq:2: bad size '-8' (expected a decimal number, 0..67108864; fields are "

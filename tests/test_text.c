@@ -85,10 +85,41 @@ static void test_features(void)
 	check_group("text: feature sets format as the parser reads them");
 }
 
+/* Tokens from outside in messages: bounded, and nothing raw that a
+ * terminal would act on. */
+static void test_show_token(void)
+{
+	char buf[176], small[6];
+	const char esc[] = "a\x1b[2J\tb\x7f\xc3\xa9";
+	CHECK(!strcmp(ucopy_show_token(esc, sizeof esc - 1, buf, sizeof buf),
+		      "a\\x1b[2J\\x09b\\x7f\xc3\xa9"), "escaped: '%s'", buf);
+	char nul[3] = { 'x', 0, 'y' };
+	CHECK(!strcmp(ucopy_show_token(nul, 3, buf, sizeof buf), "x\\x00y"),
+	      "a NUL inside the token: '%s'", buf);
+	char longer[100];
+	memset(longer, 'q', sizeof longer);
+	ucopy_show_token(longer, sizeof longer, buf, sizeof buf);
+	CHECK(strlen(buf) == 43 && !strcmp(buf + 40, "..."), "cut at 40: '%s'", buf);
+	/* 40 control bytes: the longest form fits the documented 176. */
+	char ctl[41];
+	memset(ctl, 1, sizeof ctl);
+	ucopy_show_token(ctl, sizeof ctl, buf, sizeof buf);
+	CHECK(strlen(buf) == 163 && !strcmp(buf + 160, "..."), "40 escapes and the cut: %zu bytes",
+	      strlen(buf));
+	/* A small buffer: whole escapes only, always terminated. */
+	ucopy_show_token("\x01\x02", 2, small, sizeof small);
+	CHECK(!strcmp(small, "\\x01"), "small buffer: '%s'", small);
+	small[0] = 'z';
+	CHECK(ucopy_show_token("abc", 3, small, 0) == small && small[0] == 'z',
+	      "len 0 wrote into the buffer");
+	check_group("text: tokens shown in messages");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_sizes();
 	test_features();
+	test_show_token();
 	return check_exit();
 }

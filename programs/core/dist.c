@@ -162,11 +162,6 @@ static struct span uncomment(struct span l, int *only)
 	return t;
 }
 
-static int show(struct span t)
-{
-	return (int)(t.len > 40 ? 40 : t.len);
-}
-
 /* A line of "KEY:VALUE" pairs; calls back with each. */
 static int pairs(struct parser *ps, struct span line, const char *what,
 		 int (*each)(struct parser *, size_t, double, void *), void *ctx)
@@ -189,8 +184,8 @@ static int pairs(struct parser *ps, struct span line, const char *what,
 		double w;
 		if (key.len == item.len || span_size(key, &k) < 0 ||
 		    span_weight(val, &w) < 0)
-			return perr(ps, "bad entry '%.*s' in the %s line (expected SIZE:PROBABILITY)",
-				    show(item), item.s, what);
+			return perr(ps, "bad entry '%s' in the %s line (expected SIZE:PROBABILITY)",
+				    errmsg_show(item.s, item.len).s, what);
 		if (each(ps, k, w, ctx) < 0)
 			return -1;
 	}
@@ -312,16 +307,16 @@ static int parse_llvm(struct parser *ps, struct span first, int ended)
 					    index);
 			}
 			if (span_weight(item, &w) < 0)
-				return perr(ps, "bad probability '%.*s' for size %zu (expected a number >= 0)",
-					    show(item), item.s, index);
+				return perr(ps, "bad probability '%s' for size %zu (expected a number >= 0)",
+					    errmsg_show(item.s, item.len).s, index);
 			/* A "SIZE,WEIGHT" file also has a comma on its first
 			 * line, and read as probabilities it would be sizes 0, 1,
 			 * 2...: its sizes give it away. */
 			if (w > 1)
-				return perr(ps, "probability '%.*s' for size %zu is above 1 (expected "
+				return perr(ps, "probability '%s' for size %zu is above 1 (expected "
 					    "LLVM libc's comma-separated probabilities of sizes 0, 1, 2...; "
 					    "sizes with weights are 'SIZE WEIGHT' lines)",
-					    show(item), item.s, index);
+					    errmsg_show(item.s, item.len).s, index);
 			if (push(ps, index, w) < 0)
 				return -1;
 			index++;
@@ -351,8 +346,8 @@ static int parse_plain(struct parser *ps, struct span first, int ended)
 			double w;
 			if (b.len == 0 || memchr(b.s, ' ', b.len) || memchr(b.s, '\t', b.len) ||
 			    span_size(a, &size) < 0 || span_weight(b, &w) < 0)
-				return perr(ps, "bad line '%.*s' (expected SIZE WEIGHT)",
-					    show(body), body.s);
+				return perr(ps, "bad line '%s' (expected SIZE WEIGHT)",
+					    errmsg_show(body.s, body.len).s);
 			if (push(ps, size, w) < 0)
 				return -1;
 		}

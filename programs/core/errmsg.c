@@ -2,6 +2,7 @@
  * errmsg.c - errmsg() (errmsg.h).
  */
 #include "errmsg.h"
+#include "ucopy.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,4 +27,11 @@ int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
 			vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
 	}
 	return -1;
+}
+
+struct shown errmsg_show(const char *s, size_t n)
+{
+	struct shown t;
+	ucopy_show_token(s, n, t.s, sizeof t.s);
+	return t;
 }

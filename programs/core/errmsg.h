@@ -18,4 +18,11 @@ int errmsg(char *err, size_t errlen, const char *fmt, ...)
 int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
+/* A token from a file, as a message shows it: ucopy_show_token()
+ * (include/ucopy.h), the library's own form. */
+struct shown {
+	char s[176];
+};
+struct shown errmsg_show(const char *s, size_t n);
+
 #endif

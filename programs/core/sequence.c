@@ -60,11 +60,6 @@ static int field(const char *s, size_t len, uint64_t max, uint64_t *out, int *bi
 	return 0;
 }
 
-static int show(size_t len)
-{
-	return (int)(len > 40 ? 40 : len);
-}
-
 /* One call's line into c; *thread is its thread. */
 static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max_size,
 		      unsigned *thread, struct seq_call *c)
@@ -81,17 +76,17 @@ static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max
 		char range[32];
 		snprintf(range, sizeof range, "0..%llu", (unsigned long long)max[i]);
 		if (i < 4 && !sp)
-			return rerr(rd, "%d field%s in '%.*s' (expected 5: " FIELDS ")", i + 1,
-				    i ? "s" : "", show(len), s);
+			return rerr(rd, "%d field%s in '%s' (expected 5: " FIELDS ")", i + 1,
+				    i ? "s" : "", errmsg_show(s, len).s);
 		if (i == 4 && memchr(s + at, ' ', len - at))
 			return rerr(rd, "more than 5 fields, or more than one space between "
-				    "two, in '%.*s' (expected " FIELDS ")", show(len), s);
+				    "two, in '%s' (expected " FIELDS ")", errmsg_show(s, len).s);
 		if (field(s + at, end - at, max[i], &v[i], &big) < 0)
-			return big ? rerr(rd, "%s '%.*s' is out of range (expected %s)", what[i],
-					  show(end - at), s + at, range)
-				   : rerr(rd, "bad %s '%.*s' (expected a decimal number, %s; "
+			return big ? rerr(rd, "%s '%s' is out of range (expected %s)", what[i],
+					  errmsg_show(s + at, end - at).s, range)
+				   : rerr(rd, "bad %s '%s' (expected a decimal number, %s; "
 					  "fields are separated by one space)", what[i],
-					  show(end - at), s + at, range);
+					  errmsg_show(s + at, end - at).s, range);
 		at = end + 1;
 	}
 	if ((v[2] + v[4]) % 64 != v[3])
@@ -210,8 +205,8 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 		}
 		if (rd.line == 1) {
 			if (l != strlen(SEQ_HEADER) || memcmp(line, SEQ_HEADER, l)) {
-				rc = rerr(&rd, "'%.*s' is not a sequence header (expected '"
-					  SEQ_HEADER "')", show(l), line);
+				rc = rerr(&rd, "'%s' is not a sequence header (expected '"
+					  SEQ_HEADER "')", errmsg_show(line, l).s);
 				goto out;
 			}
 			continue;
