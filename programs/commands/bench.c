@@ -554,6 +554,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 		if (data_dist_path(b->dist_path, path, sizeof path, err, sizeof err) < 0 ||
 		    dist_read_file(path, &b->dist, err, sizeof err) < 0)
 			return cli_usage_error(CMD, "%s", err);
+		if ((rc = outfile_not_input(CMD, b->out_path, "--dist", path)))
+			return rc;
 		b->dist_path = path;
 		b->have_dist = 1;
 		/* One seed for both: the repeated sequence is the start of the
@@ -566,6 +568,8 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	} else if (b->replay_path) {
 		if (replay_read_file(b->replay_path, &b->replay, err, sizeof err) < 0)
 			return cli_usage_error(CMD, "%s", err);
+		if ((rc = outfile_not_input(CMD, b->out_path, "--replay", b->replay_path)))
+			return rc;
 		b->have_replay = 1;
 		b->nseq = 1;
 	} else {

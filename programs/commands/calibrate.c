@@ -1158,6 +1158,9 @@ int cmd_calibrate(int argc, char **argv)
 	if (r.replay_path) {
 		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
 			return cli_usage_error(CMD, "%s", why);
+		int rc = outfile_not_input(CMD, r.out, "--replay", r.replay_path);
+		if (rc)
+			return rc;
 		r.have_replay = 1;
 	}
 	if (r.out) {

@@ -79,7 +79,8 @@ void help_compare(FILE *f)
 	      "  --assume-features LIST resolve named policies for this CPU's features\n"
 	      "                         changed by LIST ('erms,-fsrm': an ERMS-only\n"
 	      "                         Xeon); the resolved policies are printed, then\n"
-	      "                         fitted to the kernels this CPU can run\n"
+	      "                         fitted to the kernels this CPU can run; not\n"
+	      "                         with 'calibrated', this CPU's own profile\n"
 	      "  --fault-tolerant       time ucopy_policy_try (the copy_from_user path)\n"
 	      "                         instead of the plain copy\n"
 	      "  --cache STATE          hot (default), warm or cold, for --sizes,\n"
@@ -327,6 +328,15 @@ static void try_note(const struct ucopy_policy *p, char *buf, size_t len)
 	}
 }
 
+/* Whether spec is the word 'calibrated' (blanks around it allowed, as the
+ * library's resolver allows them). */
+static int is_calibrated(const char *spec)
+{
+	char w[16];
+	int end = 0;
+	return sscanf(spec, " %15s %n", w, &end) == 1 && !spec[end] && !strcmp(w, "calibrated");
+}
+
 static int resolve(struct compare *c)
 {
 	const struct ucopy_cpu *cpu = ucopy_cpu();
@@ -339,6 +349,14 @@ static int resolve(struct compare *c)
 				       err);
 	for (int i = 0; i < 2; i++) {
 		struct side_policy *s = &c->p[i];
+		/* A profile holds what was measured on this CPU: no feature set
+		 * re-derives it, and the library on the assumed CPU would not
+		 * load it (its cpu.features differ). */
+		if (c->assume && is_calibrated(s->spec))
+			return cli_usage_error(CMD, "%c: 'calibrated' is this CPU's measured profile, "
+					       "which --assume-features cannot resolve for another "
+					       "CPU (expected auto, a named policy or policy text)",
+					       'A' + i);
 		if (ucopy_policy_resolve(&s->resolved, s->spec, c->features, err,
 					 sizeof err) < 0)
 			return cli_usage_error(CMD, "%c: %s", 'A' + i, err);

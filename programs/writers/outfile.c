@@ -174,6 +174,17 @@ int outfile_open(struct outfile *o, const char *cmd, const char *path)
 	return 0;
 }
 
+int outfile_not_input(const char *cmd, const char *path, const char *opt,
+		      const char *input)
+{
+	struct stat a, b;
+	if (!path || !input || !strcmp(path, "-") || stat(path, &a) || stat(input, &b) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	return cli_usage_error(cmd, "cannot write '%s': it is the %s file (expected another "
+			       "file: the results would replace their input)", path, opt);
+}
+
 int outfile_commit(struct outfile *o)
 {
 	if (o->f == stdout)

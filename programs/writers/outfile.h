@@ -26,6 +26,12 @@ struct outfile {
  *           on stderr (a directory, device, FIFO or socket; a missing
  *           directory; no permission), with nothing created. */
 int outfile_open(struct outfile *o, const char *cmd, const char *path);
+/* Refuses an output path that names the file `input` (read by the command
+ * as option `opt`): the results would replace what they were measured on.
+ * Either path may not exist yet (then they differ).
+ * @return : 0, or EXIT_USAGE after the message on stderr. */
+int outfile_not_input(const char *cmd, const char *path, const char *opt,
+		      const char *input);
 /* Flushes and closes o->f, and renames the temporary file over the target.
  * @return : 0, or EXIT_FAIL after "cannot write 'PATH': WHY" on stderr (a
  *           full disk, an I/O error), the target left as it was. */

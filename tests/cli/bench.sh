@@ -148,6 +148,17 @@ run bench --kernels word --sizes 8 --seconds 0.02 -o "$o" --format json
 expect "bench -o FILE: results in the file, nothing on stdout" sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$o'"
 rm -f "$o"
 
+# An -o that names the input file: refused, the input left as it was.
+ddir=$(mktemp -d)
+printf '64 1\n' >"$ddir/d.csv"
+ln -s d.csv "$ddir/link.csv"
+bad "-o the --dist file" "cannot write '$ddir/d.csv': it is the --dist file \(expected another file" \
+	--kernels word --dist "$ddir/d.csv" -o "$ddir/d.csv" --seconds 0.05
+bad "-o a link to the --dist file" "cannot write '$ddir/link.csv': it is the --dist file" \
+	--kernels word --dist "$ddir/d.csv" -o "$ddir/link.csv" --seconds 0.05
+expect "bench: ... and the distribution is unchanged" sh -c "[ \"\$(cat '$ddir/d.csv')\" = '64 1' ]"
+rm -rf "$ddir"
+
 # Errors: exit 2, one line naming the bad input, nothing on stdout.
 bad "unknown kernel" "unknown kernel 'frob' \(expected one of: .*movsb" --kernels movsb,frob
 bad "empty kernel in list" "bad kernel list" --kernels movsb,

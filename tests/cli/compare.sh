@@ -125,6 +125,9 @@ usage_error "compare: unknown policy B" "B: unknown policy or kernel 'linux-9.9'
 usage_error "compare: bad policy text" "B: " compare movsb '64:word,frob' --sizes 64
 usage_error "compare: unknown workload" "unknown workload 'tcp'" compare movsb word --workload tcp
 usage_error "compare: malformed feature list" "bad --assume-features 'erms,frob'" compare movsb word --sizes 64 --assume-features erms,frob
+usage_error "compare: --assume-features does not re-derive a profile" \
+	"B: 'calibrated' is this CPU's measured profile, which --assume-features cannot resolve" \
+	compare auto ' calibrated ' --sizes 64 --assume-features -avx512f
 usage_error "compare: --workload with --dist" "--workload and --dist" compare movsb word --workload aio-poll --dist x.csv
 usage_error "compare: --dist with --sizes" "--dist draws its own sizes" compare movsb word --dist x.csv --sizes 64
 usage_error "compare: --sizes with tcp-sendmsg" "--sizes does not apply" compare movsb word --workload tcp-sendmsg --sizes 64

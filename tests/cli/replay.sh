@@ -9,6 +9,14 @@ seq=$dir/small.seq
 # Two threads; every line's dst_align is (src_align + distance) mod 64.
 printf '# ucopy sequence 1\n# written by hand\n0 64 0 0 0\n0 4352 1 2 1\n0 100 3 7 4\n1 8 63 0 1\n1 0 0 0 0\n' >"$seq"
 
+cp "$seq" "$dir/keep.seq"
+usage_error "bench --replay: -o the sequence is refused" \
+	"cannot write '$seq': it is the --replay file (expected another file" \
+	bench --kernels word --replay "$seq" -o "$seq" --seconds 0.05
+usage_error "calibrate --replay: -o the sequence is refused" \
+	"cannot write '$seq': it is the --replay file" calibrate --quick --replay "$seq" -o "$seq"
+expect "replay: ... and the sequence is unchanged" cmp -s "$seq" "$dir/keep.seq"
+
 run bench --kernels libc,word --replay "$seq" --seconds 0.1 --format json --seed 5
 expect "bench --replay: JSON names the file, its calls and threads, one cell" python3 -c '
 import json, sys
