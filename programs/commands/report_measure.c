@@ -885,8 +885,9 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 				break;
 			size_t k = ag->n;
 			snprintf(ag->name[k], REPORT_NAME, "%.*s", (int)(strlen(base) - 4), base);
-			snprintf(ag->what[k], 256, "%s format, %zu sizes up to %zu bytes, mean %.0f; "
-				 "offsets %s", dist_format_name(d.format), d.n, d.max_size, d.mean,
+			snprintf(ag->what[k], 256, "%s format, %zu size%s up to %zu bytes, mean %.0f; "
+				 "offsets %s", dist_format_name(d.format), d.n, d.n == 1 ? "" : "s",
+				 d.max_size, d.mean,
 				 d.has_align ? "from the file's alignment line" : "uniform 0..63");
 			ab_measure(x, sweepv, ag, k, &seq);
 			ag->n++;

@@ -203,11 +203,12 @@ int data_print_list(FILE *out)
 		const char *base = strrchr(paths[i], '/') + 1;
 		struct dist dist;
 		if (dist_read_file(paths[i], &dist, err, sizeof err) < 0) {
-			fprintf(out, "%-16.*s unreadable: %s\n", (int)strlen(base) - 4, base, err);
+			fprintf(out, "%-16.*s refused: %s\n", (int)strlen(base) - 4, base, err);
 			continue;
 		}
-		fprintf(out, "%-16.*s %s, %zu sizes up to %zu, mean %.0f B\n", (int)strlen(base) - 4,
-			base, dist_format_name(dist.format), dist.n, dist.max_size, dist.mean);
+		fprintf(out, "%-16.*s %s, %zu size%s up to %zu, mean %.0f B\n", (int)strlen(base) - 4,
+			base, dist_format_name(dist.format), dist.n, dist.n == 1 ? "" : "s",
+			dist.max_size, dist.mean);
 		dist_free(&dist);
 	}
 	data_list_free(paths, n);

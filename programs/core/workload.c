@@ -114,18 +114,20 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	w->cache = "cold source";
 	w->unit = NULL;
 	w->unit_copies = 0;
-	char n[32], r[32];
-	if (w->seq.len == 1)
-		fmt_size_iec(n, sizeof n, w->seq.max_n);
-	else
-		snprintf(n, sizeof n, "%zu sizes up to %zu bytes", w->seq.len,
+	char n[64], r[32];
+	if (w->seq.len == 1) {
+		fmt_size_iec(n, sizeof n - 8, w->seq.max_n);
+		strcat(n, " copies");
+	} else {
+		snprintf(n, sizeof n, "copies of %zu sizes up to %zu bytes", w->seq.len,
 			 w->seq.max_n);
+	}
 	fmt_size_iec(r, sizeof r, w->cell.src.region);
 	snprintf(w->what, sizeof w->what,
 		 w->cell.src.flush
-		 ? "%s copies from a %s source flushed from every cache before each "
+		 ? "%s from a %s source flushed from every cache before each "
 		   "batch, into a hot destination"
-		 : "%s copies from a %s source walked in scattered order (4x the "
+		 : "%s from a %s source walked in scattered order (4x the "
 		   "LLC: every line comes from memory), into a hot destination", n, r);
 	return 0;
 }
@@ -148,9 +150,9 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 	w->unit = NULL;
 	w->unit_copies = 0;
 	snprintf(w->what, sizeof w->what,
-		 "sizes drawn from %.110s (%s, %zu sizes, mean %.0f bytes), %.60s, cache %s",
-		 path, dist_format_name(w->dist.format), w->dist.n, w->dist.mean, cond,
-		 w->cache);
+		 "sizes drawn from %.110s (%s, %zu size%s, mean %.0f bytes), %.60s, cache %s",
+		 path, dist_format_name(w->dist.format), w->dist.n, w->dist.n == 1 ? "" : "s",
+		 w->dist.mean, cond, w->cache);
 	return 0;
 }
 

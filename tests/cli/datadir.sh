@@ -114,8 +114,8 @@ assert [r["name"] for r in d["rows"]] == ["hundred"], d
 ' "$dir/r.json"
 UCOPY_DATA_DIR=$dir/other timeout 10 "$UCOPY" bench --list-dists >"$out" 2>"$err"
 rc=$?
-expect "bench --list-dists: a FIFO is listed as unreadable at once" sh -c "[ $rc -eq 0 ] &&
-	grep -q '^fifo  *unreadable: .*not a FIFO' '$out' && grep -q '^hundred  *plain' '$out'"
+expect "bench --list-dists: a FIFO is listed as refused at once" sh -c "[ $rc -eq 0 ] &&
+	grep -q '^fifo  *refused: .*not a FIFO' '$out' && grep -q '^hundred  *plain, 1 size up to 100' '$out'"
 
 # A bad UCOPY_DATA_DIR: one line naming it, exit 2, wherever it is needed
 # (and before anything is measured).
