@@ -325,7 +325,14 @@ int child_run(char *const *argv, const struct child_opts *o,
 		counters_close(&r->ctr);
 	}
 	if (got == (ssize_t)sizeof e) {
-		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(e));
+		struct stat st;
+		/* ENOENT for a file that is there: what exec could not find is
+		 * what the file names, its #! interpreter or its loader. */
+		if (e == ENOENT && strchr(argv[0], '/') && stat(argv[0], &st) == 0)
+			snprintf(err, errlen, "cannot run '%s': its interpreter (the #! line) or "
+				 "dynamic loader does not exist", argv[0]);
+		else
+			snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(e));
 		return -1;
 	}
 	return 0;

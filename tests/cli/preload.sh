@@ -58,6 +58,13 @@ usage_error "run: a program without '--'" "comes after '--'" run true
 usage_error "run: nothing after '--'" "no program after '--'" run --
 usage_error "run: an unknown policy" "bad --policy 'nope'" run --policy nope -- true
 usage_error "run: a program that does not exist" "cannot run '/nonexistent/x'" run -- /nonexistent/x
+noint=$(mktemp)
+printf '#!/nonexistent/interpreter\necho hi\n' >"$noint"
+chmod +x "$noint"
+usage_error "run: a script whose interpreter does not exist says so, not 'No such file'" \
+	"cannot run '$noint': its interpreter (the #! line) or dynamic loader does not exist" \
+	run -- "$noint"
+rm -f "$noint"
 
 # Whole-program compare: the structure, not the speed.
 run compare auto libc --runs 6 -- "$prog"
