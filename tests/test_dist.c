@@ -176,7 +176,7 @@ static void test_errors(void)
 	reject("64 1\n64 1 \x7f\n", "bad line '64 1 \\x7f'");
 	reject("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20\n",
 	       "bad line '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 1...' (expected");
-	reject("64 0\n", "no size has a weight above 0");
+	reject("64 0\n16 0\n", "bad.csv: no size has a weight above 0");
 	const char nul[] = "64 1\n\0 1\n";
 	struct dist d;
 	char err[300];

@@ -367,6 +367,7 @@ static int cmp_pair(const void *a, const void *b)
 static int finish(struct parser *ps, struct dist *d)
 {
 	size_t n = ps->n;
+	ps->line = 0;   /* what fails here is the whole file's, no line's */
 	d->size = malloc((n ? n : 1) * sizeof *d->size);
 	d->cdf = malloc((n ? n : 1) * sizeof *d->cdf);
 	if (!d->size || !d->cdf)

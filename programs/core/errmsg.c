@@ -22,7 +22,8 @@ int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
 	       const char *fmt, va_list ap)
 {
 	if (err && errlen) {
-		int k = snprintf(err, errlen, "%s:%lu: ", name, line);
+		int k = line ? snprintf(err, errlen, "%s:%lu: ", name, line)
+			     : snprintf(err, errlen, "%s: ", name);
 		if (k >= 0 && (size_t)k < errlen)
 			vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
 	}

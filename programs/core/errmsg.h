@@ -13,7 +13,8 @@
 int errmsg(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* errmsg() for a file's reader: "NAME:LINE: " and the message.
+/* errmsg() for a file's reader: "NAME:LINE: " and the message ("NAME: "
+ * for line 0: the whole file's fault).
  * @return : -1 */
 int verrmsg_at(char *err, size_t errlen, const char *name, unsigned long line,
 	       const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
