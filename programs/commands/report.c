@@ -43,6 +43,7 @@ void help_report(FILE *f)
 	      "  -o, --output FILE\n"
 	      "                   the page (default report.html; '-' for stdout)\n"
 	      "  --json FILE      also write every number the page shows as JSON\n"
+	      "                   ('-' for stdout, when the page goes to a file)\n"
 	      "  --seconds S      the whole budget in seconds (default 60; --quick: 4;\n"
 	      "                   at most 86400)\n"
 	      "  --quick          fewer sizes, a sampled cliff matrix, no cold sweep\n"

@@ -193,5 +193,10 @@ usage_error "report: stray argument" "unexpected argument 'extra'" report extra
 usage_error "report: -o without a value" "option '-o' needs a value" report -o
 usage_error "report: missing --dist-dir" "bad --dist-dir '/nonexistent'" report --dist-dir /nonexistent
 usage_error "report: -q and -v" "contradict" report -q -v
+usage_error "report: the page and the JSON both on stdout" "cannot both go to stdout" \
+	report -o - --json - --quick
+run report --quick --seconds 0.5 -q -o "$dir/j.html" --json -
+expect "report --json -: the JSON on stdout, the page in its file" sh -c "[ $rc -eq 0 ] &&
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$out' && grep -q '<html' '$dir/j.html'"
 usage_error "report: --json onto the page" "bad --json path" report -o "$dir/x.html" --json "$dir/x.html"
 usage_error "report: unwritable output" "cannot write '/nonexistent/r.html'" report -o /nonexistent/r.html
