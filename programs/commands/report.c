@@ -121,10 +121,10 @@ static int parse_args(int argc, char **argv, struct report_args *o)
 		return cli_usage_error(CMD, "-q and -v contradict each other (give one)");
 	if (!o->out_path[0])
 		return cli_usage_error(CMD, "empty output path after -o");
-	if (o->json_path && (!o->json_path[0] || !strcmp(o->json_path, o->out_path)))
-		return cli_usage_error(CMD, "bad --json path '%s' (expected a file other than the page)", o->json_path);
 	if (o->json_path && !strcmp(o->json_path, "-") && !strcmp(o->out_path, "-"))
 		return cli_usage_error(CMD, "the page and the JSON cannot both go to stdout");
+	if (o->json_path && (!o->json_path[0] || !strcmp(o->json_path, o->out_path)))
+		return cli_usage_error(CMD, "bad --json path '%s' (expected a file other than the page)", o->json_path);
 	/* A --dist-dir or UCOPY_DATA_DIR that is no directory is refused now;
 	 * finding none at all leaves the section's reason. */
 	o->have_dd = data_dir_find(o->dist_dir, "--dist-dir", &o->dd, o->dd_why,
