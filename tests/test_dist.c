@@ -170,6 +170,11 @@ static void test_errors(void)
 	reject("64 1\n64 1 2\n", "bad.csv:2: bad line '64 1 2'");
 	reject("64 one\n", "bad.csv:1: bad line '64 one'");
 	reject("12Q 1\n", "bad line '12Q 1'");
+	/* Digits past any size are too large, as a size past the limit is. */
+	reject("18446744073709551616 1\n",
+	       "bad.csv:1: size '18446744073709551616' is too large (at most 67108864)");
+	reject("99999999999999999999999999999999999:1\n0:1\n1:1\n",
+	       "size '99999999999999999999999999999999999' is too large");
 	/* A file's bytes never reach the terminal raw: an escape sequence is
 	 * shown, not obeyed; a long line is cut. */
 	reject("64 1\n\x1b[31mred 2\n", "bad.csv:2: bad line '\\x1b[31mred 2' (expected SIZE WEIGHT)");

@@ -121,14 +121,29 @@ static int span_weight(struct span t, double *out)
 	return 0;
 }
 
+/* @return : 0, -1 when t is no size, -2 when it is digits past any size
+ * (the caller says "too large", not "bad"). */
 static int span_size(struct span t, size_t *out)
 {
 	char buf[32];
-	if (t.len == 0 || t.len >= sizeof buf)
+	if (t.len == 0)
 		return -1;
-	memcpy(buf, t.s, t.len);
-	buf[t.len] = '\0';
-	return ucopy_size_parse(buf, out, NULL, 0);
+	if (t.len < sizeof buf) {
+		memcpy(buf, t.s, t.len);
+		buf[t.len] = '\0';
+		if (ucopy_size_parse(buf, out, NULL, 0) == 0)
+			return 0;
+	}
+	for (size_t i = 0; i < t.len; i++)
+		if (t.s[i] < '0' || t.s[i] > '9')
+			return -1;
+	return -2;
+}
+
+static int too_large(struct parser *ps, struct span t)
+{
+	return perr(ps, "size '%s' is too large (at most %zu)", errmsg_show(t.s, t.len).s,
+		    (size_t)DIST_MAX_SIZE);
 }
 
 static int push(struct parser *ps, size_t size, double w)
@@ -182,8 +197,10 @@ static int pairs(struct parser *ps, struct span line, const char *what,
 		val = trim(val);
 		size_t k;
 		double w;
-		if (key.len == item.len || span_size(key, &k) < 0 ||
-		    span_weight(val, &w) < 0)
+		int sr = key.len == item.len ? -1 : span_size(key, &k);
+		if (sr == -2)
+			return too_large(ps, key);
+		if (sr < 0 || span_weight(val, &w) < 0)
 			return perr(ps, "bad entry '%s' in the %s line (expected SIZE:PROBABILITY)",
 				    errmsg_show(item.s, item.len).s, what);
 		if (each(ps, k, w, ctx) < 0)
@@ -344,8 +361,11 @@ static int parse_plain(struct parser *ps, struct span first, int ended)
 			struct span b = trim((struct span){ body.s + k, body.len - k });
 			size_t size;
 			double w;
+			int sr = span_size(a, &size);
+			if (sr == -2 && b.len)
+				return too_large(ps, a);
 			if (b.len == 0 || memchr(b.s, ' ', b.len) || memchr(b.s, '\t', b.len) ||
-			    span_size(a, &size) < 0 || span_weight(b, &w) < 0)
+			    sr < 0 || span_weight(b, &w) < 0)
 				return perr(ps, "bad line '%s' (expected SIZE WEIGHT)",
 					    errmsg_show(body.s, body.len).s);
 			if (push(ps, size, w) < 0)
