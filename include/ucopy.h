@@ -245,7 +245,8 @@ UCOPY_API size_t ucopy_features_format(uint64_t set, const char *sep, char *buf,
  * A token that came from outside (a policy, a profile line, a file's field)
  * as the library's messages show it: its first 40 bytes, control bytes and
  * DEL as \xNN (an escape sequence in a file must not act on the terminal a
- * message goes to), then "..." when cut.  176 bytes always hold it.
+ * message goes to), a backslash as \\, then "..." when cut.  176 bytes
+ * always hold it.
  * @return : buf, NUL-terminated when len > 0 (cut to len - 1 bytes). */
 UCOPY_API char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len);
 

@@ -157,14 +157,6 @@ static int feature_bit(const char *s, size_t n)
 	return -1;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, const char *s,
-		int n)
-{
-	if (err && errlen)
-		snprintf(err, errlen, fmt, n, s);
-	return -1;
-}
-
 int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 			 char *err, size_t errlen)
 {
@@ -174,7 +166,7 @@ int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 	if (err && errlen)
 		err[0] = 0;
 	if (!list)
-		return fail(err, errlen, "empty feature list%.*s", "", 0);
+		return ucopy_fail(err, errlen, "empty feature list");
 	const char *p = list;
 	for (;;) {
 		const char *end = strchr(p, ',');
@@ -190,26 +182,21 @@ int ucopy_features_parse(const char *list, uint64_t base, uint64_t *out,
 			remove = *s == '-';
 			s++;
 		}
-		int n = (int)(e - s);
-		if (n > 40)
-			n = 40; /* keep a junk token's message short */
 		if (s == e) {
 			if (first && !*end)
-				return fail(err, errlen,
-					    "empty feature list%.*s", "", 0);
-			return fail(err, errlen,
-				    "empty feature name in '%.*s'", list, 60);
+				return ucopy_fail(err, errlen, "empty feature list");
+			return ucopy_fail(err, errlen, "empty feature name in '%s'",
+					  ucopy_quote(list, strlen(list)).s);
 		}
 		if (e - s == 4 && !strncasecmp(s, "none", 4)) {
 			if (!first || remove)
-				return fail(err, errlen,
-					    "'%.*s' may only start the list", "none", 4);
+				return ucopy_fail(err, errlen, "'none' may only start the list");
 			set = 0;
 		} else {
 			int bit = feature_bit(s, (size_t)(e - s));
 			if (bit < 0)
-				return fail(err, errlen,
-					    "unknown feature '%.*s'", s, n);
+				return ucopy_fail(err, errlen, "unknown feature '%s'",
+						  ucopy_quote(s, (size_t)(e - s)).s);
 			if (remove)
 				set &= ~(UINT64_C(1) << bit);
 			else

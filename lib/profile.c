@@ -111,20 +111,12 @@ static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
 	return -1;
 }
 
-/* A field quoted in a message, bounded so a 1000-byte token stays readable. */
-struct tok {
-	char s[44];
-};
-
-static struct tok quote(const char *s)
+/* A field quoted in a message: bounded, so a 1000-byte token stays
+ * readable, and escaped, so a file's control bytes never reach a terminal
+ * (ucopy_show_token()). */
+static struct ucopy_tok quote(const char *s)
 {
-	struct tok t;
-	size_t n = strlen(s);
-	if (n > 32)
-		snprintf(t.s, sizeof t.s, "%.32s...", s);
-	else
-		snprintf(t.s, sizeof t.s, "%s", s);
-	return t;
+	return ucopy_quote(s, strlen(s));
 }
 
 /*=====   Numbers   =====*/

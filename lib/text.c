@@ -106,7 +106,8 @@ int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* Bounded, so that a 10 000-rule policy gives a readable error; control
- * bytes shown as \xNN, so that a message never carries them raw. */
+ * bytes shown as \xNN, so that a message never carries them raw, and a
+ * backslash doubled, so that "\x1b" in a file reads apart from an ESC. */
 char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
 {
 	size_t pos = 0, shown = n > 40 ? 40 : n;
@@ -114,11 +115,13 @@ char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
 		return buf;
 	for (size_t i = 0; i < shown; i++) {
 		unsigned char c = (unsigned char)s[i];
-		size_t w = c < 0x20 || c == 0x7f ? 4 : 1;
+		size_t w = c < 0x20 || c == 0x7f ? 4 : c == '\\' ? 2 : 1;
 		if (pos + w >= len)
 			break;
 		if (w == 4)
 			snprintf(buf + pos, len - pos, "\\x%02x", c);
+		else if (w == 2)
+			buf[pos] = buf[pos + 1] = '\\';
 		else
 			buf[pos] = (char)c;
 		pos += w;

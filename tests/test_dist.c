@@ -173,6 +173,14 @@ static void test_errors(void)
 	/* Digits past any size are too large, as a size past the limit is. */
 	reject("18446744073709551616 1\n",
 	       "bad.csv:1: size '18446744073709551616' is too large (at most 67108864)");
+	{
+		struct dist d;
+		char err[300] = "";
+		const char *padded = "0000000000000000000000000000000000064 1\n";
+		CHECK(dist_parse("p.csv", padded, strlen(padded), &d, err, sizeof err) == 0 &&
+		      d.n == 1 && d.size[0] == 64, "zeros in front of a size: %s", err);
+		dist_free(&d);
+	}
 	reject("99999999999999999999999999999999999:1\n0:1\n1:1\n",
 	       "size '99999999999999999999999999999999999' is too large");
 	/* A file's bytes never reach the terminal raw: an escape sequence is

@@ -93,6 +93,9 @@ static void test_show_token(void)
 	const char esc[] = "a\x1b[2J\tb\x7f\xc3\xa9";
 	CHECK(!strcmp(ucopy_show_token(esc, sizeof esc - 1, buf, sizeof buf),
 		      "a\\x1b[2J\\x09b\\x7f\xc3\xa9"), "escaped: '%s'", buf);
+	/* A backslash doubled: the text \x1b reads apart from an ESC. */
+	CHECK(!strcmp(ucopy_show_token("a\\x1b", 5, buf, sizeof buf), "a\\\\x1b"),
+	      "backslash: '%s'", buf);
 	char nul[3] = { 'x', 0, 'y' };
 	CHECK(!strcmp(ucopy_show_token(nul, 3, buf, sizeof buf), "x\\x00y"),
 	      "a NUL inside the token: '%s'", buf);

@@ -112,7 +112,7 @@ void help_calibrate(FILE *f)
 	      "                   on (default: $UCOPY_DATA_DIR, else the fleetbench files\n"
 	      "                   that ship with ucopy; without any, sizes drawn from\n"
 	      "                   four classes); every *.csv must read as one, at\n"
-	      "                   most 64\n"
+	      "                   most " DATA_MAX_DISTS_TEXT "\n"
 	      "  --replay FILE    a sequence `ucopy trace` recorded ('# ucopy sequence 1'):\n"
 	      "                   replayed in the verify phase as one more workload, in\n"
 	      "                   order with its alignments and distances, so the policy\n"
@@ -1148,13 +1148,8 @@ int cmd_calibrate(int argc, char **argv)
 	r.have_dists = data_dir_find(dist_dir, "--dist-dir", &r.dists, why, sizeof why);
 	if (r.have_dists < 0)
 		return cli_usage_error(CMD, "%s", why);
-	if (r.have_dists) {
-		char **files;
-		long n = data_list_checked(r.dists.path, &files, DATA_MAX_DISTS, why, sizeof why);
-		if (n < 0)
-			return cli_usage_error(CMD, "%s", why);
-		data_list_free(files, (size_t)n);
-	}
+	if (r.have_dists && data_dir_check(r.dists.path, why, sizeof why))
+		return cli_usage_error(CMD, "%s", why);
 	if (r.replay_path) {
 		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
 			return cli_usage_error(CMD, "%s", why);

@@ -51,7 +51,8 @@ void help_report(FILE *f)
 	      "  --dist-dir DIR   distribution files (*.csv) to compare on (default:\n"
 	      "                   $UCOPY_DATA_DIR, else the fleetbench files that ship\n"
 	      "                   with ucopy; `ucopy bench --list-dists` shows where);\n"
-	      "                   every *.csv must read as one, at most 64\n"
+	      "                   every *.csv must read as one, at most "
+	      DATA_MAX_DISTS_TEXT "\n"
 	      "  --seed N         seed for the random size sequences (default: fresh,\n"
 	      "                   printed in the page)\n"
 	      "  -q, --quiet      no progress and no closing line on stderr\n"
@@ -131,14 +132,8 @@ static int parse_args(int argc, char **argv, struct report_args *o)
 				   sizeof o->dd_why);
 	if (o->have_dd < 0)
 		return cli_usage_error(CMD, "%s", o->dd_why);
-	if (o->have_dd) {
-		char **files;
-		long n = data_list_checked(o->dd.path, &files, DATA_MAX_DISTS, o->dd_why,
-					   sizeof o->dd_why);
-		if (n < 0)
-			return cli_usage_error(CMD, "%s", o->dd_why);
-		data_list_free(files, (size_t)n);
-	}
+	if (o->have_dd && data_dir_check(o->dd.path, o->dd_why, sizeof o->dd_why))
+		return cli_usage_error(CMD, "%s", o->dd_why);
 	if (isnan(o->seconds))
 		o->seconds = o->quick ? QUICK_SECONDS : DEFAULT_SECONDS;
 	return 0;
@@ -193,7 +188,11 @@ static int write_outputs(struct report *r, const struct report_args *o,
 	report_write_html(out, r);
 	if (jf)
 		report_write_json(jf, r);
-	int rc = outfile_commit(page);
+	/* Both on disk before either replaces its old file. */
+	int rc = outfile_sync(page);
+	if (jf)
+		rc = rc ? rc : outfile_sync(json);
+	rc = rc ? rc : outfile_commit(page);
 	if (jf)
 		rc = rc ? rc : outfile_commit(json);
 	if (!o->quiet && rc == EXIT_OK)

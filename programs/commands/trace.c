@@ -387,6 +387,8 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 	DIR *d = opendir(dir);
 	if (!d) {
 		cli_error("cannot read '%s': %s", dir, strerror(errno));
+		for (int i = 0; i < NOUT; i++)
+			outfile_abandon(&out[i]);
 		return EXIT_FAIL;
 	}
 	/* A part may hold more calls than a file the reader takes (several
@@ -477,15 +479,20 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 			rc = EXIT_FAIL;
 			keep = 1;
 		} else {
-			/* Every output or none of the new ones (the .seq alone
-			 * when no copy fits a distribution). */
+			/* Every output is on disk before any replaces its old
+			 * file: a full disk leaves all of them as they were.
+			 * (The .seq alone when no copy fits a distribution.) */
 			if (wrc) {
 				outfile_abandon(&out[OUT_CSV]);
 				outfile_abandon(&out[OUT_LLVM]);
 			}
 			for (int i = 0; i < NOUT && rc == EXIT_OK; i++)
-				if (out[i].f && (rc = outfile_commit(&out[i])) != EXIT_OK)
-					keep = 1;
+				if (out[i].tmp)
+					rc = outfile_sync(&out[i]);
+			for (int i = 0; i < NOUT && rc == EXIT_OK; i++)
+				if (out[i].tmp)
+					rc = outfile_commit(&out[i]);
+			keep = rc != EXIT_OK;
 		}
 		if (rc == EXIT_OK) {
 			if (wrc)
@@ -582,12 +589,15 @@ int cmd_trace(int argc, char **argv)
 	 * that a program that changes directory still writes them there. */
 	snprintf(dir, sizeof dir, "%s.parts.XXXXXX", out);
 	char abs[4096];
-	if (!mkdtemp(dir) || !realpath(dir, abs)) {
+	int made = mkdtemp(dir) != NULL;
+	if (!made || !realpath(dir, abs)) {
 		int e = errno;
-		rmdir(dir);
+		if (made)
+			rmdir(dir);
 		for (int i = 0; i < NOUT; i++)
 			outfile_abandon(&files[i]);
-		return cli_usage_error(CMD, "cannot write '%s': %s", dir, strerror(e));
+		return cli_usage_error(CMD, "cannot make a directory beside '%s' for the "
+				       "processes' records: %s", out, strerror(e));
 	}
 	snprintf(prefix, sizeof prefix, "%s/p", abs);
 	struct child_opts o = { .preload = so, .trace_out = prefix,

@@ -263,6 +263,16 @@ int child_run(char *const *argv, const struct child_opts *o,
 	}
 	if (pid == 0) {
 		char c;
+		/* The parent's handlers (outfile's, which remove its temporary
+		 * files) are not the child's business before exec resets them:
+		 * a ^C now must not delete what the parent is writing.  An
+		 * ignored signal stays ignored, as exec keeps it. */
+		static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+		for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+			struct sigaction cur;
+			if (sigaction(caught[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+				signal(caught[i], SIG_DFL);
+		}
 		close(report[0]);
 		close(go[1]);
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)

@@ -156,6 +156,16 @@ long data_list_checked(const char *dir, char ***paths, size_t max, char *err,
 	return (long)n;
 }
 
+int data_dir_check(const char *dir, char *err, size_t errlen)
+{
+	char **files;
+	long n = data_list_checked(dir, &files, DATA_MAX_DISTS, err, errlen);
+	if (n < 0)
+		return -1;
+	data_list_free(files, (size_t)n);
+	return 0;
+}
+
 int data_dist_path(const char *arg, char *path, size_t len, char *err, size_t errlen)
 {
 	struct stat st;

@@ -48,6 +48,9 @@ void data_list_free(char **paths, size_t n);
 /* The most distribution files one calibrate or report run measures on:
  * each file gets its share of the run's budget. */
 #define DATA_MAX_DISTS 64
+#define DATA_TEXT_(x) #x
+#define DATA_TEXT(x) DATA_TEXT_(x)
+#define DATA_MAX_DISTS_TEXT DATA_TEXT(DATA_MAX_DISTS)   /* for help texts */
 
 /* data_list() for a command that measures on every file (calibrate,
  * report): each file is read as a distribution first, so that a bad one is
@@ -58,6 +61,10 @@ void data_list_free(char **paths, size_t n);
  *           to free. */
 long data_list_checked(const char *dir, char ***paths, size_t max, char *err,
 		       size_t errlen);
+/* data_list_checked(dir, DATA_MAX_DISTS) for its verdict alone, before a run
+ * measures anything.
+ * @return : 0, or -1 with the reason in err. */
+int data_dir_check(const char *dir, char *err, size_t errlen);
 
 /* The file a --dist or dist: argument names: `arg` itself when it has a '/'
  * or names something that exists (a file in the current directory), else a

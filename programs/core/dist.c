@@ -128,6 +128,10 @@ static int span_size(struct span t, size_t *out)
 	char buf[32];
 	if (t.len == 0)
 		return -1;
+	while (t.len > 1 && t.s[0] == '0' && t.s[1] >= '0' && t.s[1] <= '9') {
+		t.s++;   /* zeros in front are no reason to be too large */
+		t.len--;
+	}
 	if (t.len < sizeof buf) {
 		memcpy(buf, t.s, t.len);
 		buf[t.len] = '\0';

@@ -185,10 +185,12 @@ int outfile_not_input(const char *cmd, const char *path, const char *opt,
 			       "file: the results would replace their input)", path, opt);
 }
 
-int outfile_commit(struct outfile *o)
+int outfile_sync(struct outfile *o)
 {
 	if (o->f == stdout)
 		return cli_stdout_check();
+	if (!o->f)
+		return EXIT_OK;   /* synced before */
 	errno = 0;
 	int bad = fflush(o->f) || ferror(o->f) || fsync(fileno(o->f));
 	int e = errno;
@@ -197,24 +199,36 @@ int outfile_commit(struct outfile *o)
 		e = errno;
 	}
 	o->f = NULL;
-	if (!bad && rename(o->tmp, o->target)) {
-		bad = 1;
-		e = errno;
-	}
 	if (bad) {
 		unlink(o->tmp);
 		cli_error("cannot write '%s': %s", o->name, strerror(e ? e : EIO));
+		release(o);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int outfile_commit(struct outfile *o)
+{
+	int rc = outfile_sync(o);
+	if (rc || !o->tmp)
+		return rc;   /* failed (and removed), or stdout */
+	if (rename(o->tmp, o->target)) {
+		int e = errno;
+		unlink(o->tmp);
+		cli_error("cannot write '%s': %s", o->name, strerror(e));
+		rc = EXIT_FAIL;
 	}
 	release(o);
-	return bad ? EXIT_FAIL : EXIT_OK;
+	return rc;
 }
 
 void outfile_abandon(struct outfile *o)
 {
-	if (o->f && o->f != stdout) {
+	if (o->f && o->f != stdout)
 		fclose(o->f);
+	if (o->tmp)
 		unlink(o->tmp);
-	}
 	o->f = NULL;
 	release(o);
 }

@@ -32,7 +32,13 @@ int outfile_open(struct outfile *o, const char *cmd, const char *path);
  * @return : 0, or EXIT_USAGE after the message on stderr. */
 int outfile_not_input(const char *cmd, const char *path, const char *opt,
 		      const char *input);
-/* Flushes and closes o->f, and renames the temporary file over the target.
+/* Flushes, syncs and closes o->f, the file not yet renamed: a command that
+ * writes several files syncs them all before it commits any, so that a
+ * full disk leaves every old file as it was.
+ * @return : 0, or EXIT_FAIL after "cannot write 'PATH': WHY" on stderr, the
+ *           temporary file removed. */
+int outfile_sync(struct outfile *o);
+/* outfile_sync() when not done, and renames the temporary file over the target.
  * @return : 0, or EXIT_FAIL after "cannot write 'PATH': WHY" on stderr (a
  *           full disk, an I/O error), the target left as it was. */
 int outfile_commit(struct outfile *o);

@@ -58,7 +58,8 @@ usage_error "run: a program without '--'" "comes after '--'" run true
 usage_error "run: nothing after '--'" "no program after '--'" run --
 usage_error "run: an unknown policy" "bad --policy 'nope'" run --policy nope -- true
 usage_error "run: a program that does not exist" "cannot run '/nonexistent/x'" run -- /nonexistent/x
-noint=$(mktemp)
+# In the build directory, not /tmp: a noexec /tmp would refuse it as EACCES.
+noint=$(mktemp -p "$BABS")
 printf '#!/nonexistent/interpreter\necho hi\n' >"$noint"
 chmod +x "$noint"
 usage_error "run: a script whose interpreter does not exist says so, not 'No such file'" \

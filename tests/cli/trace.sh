@@ -104,6 +104,17 @@ usage_error "trace: a PREFIX.llvm.csv that is a directory is refused too" \
 expect "trace: ... and the outputs opened before it are gone" \
 	sh -c "[ -z \"\$(ls -A '$tmp' | grep -v '^k.llvm.csv\$' | grep '^\\.\\?k')\" ]"
 rmdir "$tmp/k.llvm.csv"
+# An output that cannot be completed after the program ran (here its name
+# became a directory meanwhile): no output replaces anything, and the
+# processes' records are kept and named instead of being lost with the run.
+run trace -o "$tmp/k" -- sh -c "mkdir '$tmp/k.seq' && exec '$B/tests/copy_loop' 100"
+expect "trace: an output that cannot be completed keeps the records, writes nothing" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"cannot write '$tmp/k.seq'\" '$err' &&
+	       grep -q 'records are kept in $tmp/k.parts' '$err' &&
+	       [ -n \"\$(ls '$tmp'/k.parts.*/ 2>/dev/null)\" ] &&
+	       [ ! -e '$tmp/k.csv' ] && [ ! -e '$tmp/k.llvm.csv' ] &&
+	       [ -z \"\$(ls -A '$tmp' | grep '^\\.k')\" ]"
+rm -rf "$tmp"/k.*
 mkdir "$tmp/d"
 usage_error "trace: -o DIR/ names no file (it would write DIR/.seq)" \
 	"cannot write '$tmp/d/': not a file name (expected -o PREFIX" trace -o "$tmp/d/" -- true

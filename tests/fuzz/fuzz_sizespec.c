@@ -28,17 +28,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	}
 
-	struct sizes s;
-	const size_t max_count = 4096, max_size = (size_t)1 << 30;
-	if (sizespec_parse(text, max_count, max_size, &s, err, sizeof err) == 0) {
-		if (s.n == 0 || s.n > max_count)
-			__builtin_trap();
-		for (size_t i = 0; i < s.n; i++)
-			if (s.v[i] > max_size)
+	/* As --sizes parses, and as bench's offsets do (their own noun and
+	 * limit in the messages). */
+	static const struct {
+		const char *noun;
+		size_t max_count, max_size;
+	} as[] = { { NULL, 4096, (size_t)1 << 30 }, { "offset", 0, 4095 } };
+	for (size_t a = 0; a < sizeof as / sizeof as[0]; a++) {
+		struct sizes s;
+		size_t max_count = as[a].max_count ? as[a].max_count : 1000000;
+		if (sizespec_parse(text, as[a].noun, as[a].max_count, as[a].max_size, &s, err,
+				   sizeof err) == 0) {
+			if (s.n == 0 || s.n > max_count)
 				__builtin_trap();
-		sizes_free(&s);
-	} else if (s.v || s.n || !err[0]) {
-		__builtin_trap();
+			for (size_t i = 0; i < s.n; i++)
+				if (s.v[i] > as[a].max_size)
+					__builtin_trap();
+			sizes_free(&s);
+		} else if (s.v || s.n || !err[0]) {
+			__builtin_trap();
+		}
 	}
 	free(text);
 	return 0;
