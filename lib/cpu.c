@@ -220,10 +220,8 @@ int ucopy_features_mask(const char *list, uint64_t detected, uint64_t *out,
 	if (set & ~detected) {
 		char extra[128];
 		ucopy_features_format(set & ~detected, ",", extra, sizeof extra);
-		if (err && errlen)
-			snprintf(err, errlen, "it adds %s, which the CPU lacks (only removals apply)",
-				 extra);
-		return -1;
+		return ucopy_fail(err, errlen, "it adds %s, which the CPU lacks (only removals apply)",
+				  extra);
 	}
 	*out = set;
 	return 0;
