@@ -367,6 +367,66 @@ static void test_stack_placement(void)
 	check_group("measure_cell: the stack moves between rounds, the same for each variant");
 }
 
+/* A variant that notes each call site it is called from, once. */
+static void note_site(void *ctx, void *dst, const void *src, size_t n)
+{
+	struct frames *f = ctx;
+	(void)dst, (void)src, (void)n;
+	uintptr_t at = (uintptr_t)__builtin_return_address(0);
+	if (f->n < sizeof f->at / sizeof f->at[0] && !has_frame(f, at))
+		f->at[f->n++] = at;
+}
+
+/* The call sites of two variants of one cell over `rounds` rounds. */
+static void sites_of(const struct copy_seq *seq, unsigned rounds, struct frames *fa,
+		     struct frames *fb)
+{
+	struct variant v[2];
+	struct cell c;
+	memset(fa, 0, sizeof *fa);
+	memset(fb, 0, sizeof *fb);
+	variant_call(&v[0], "a", note_site, fa);
+	variant_call(&v[1], "b", note_site, fb);
+	CHECK(cell_init(&c, seq, CACHE_HOT, 0, 2048) == 0, "cell_init");
+	struct measure *m = measure_new();
+	struct measure_opts o = { .seconds = 0.05, .min_rounds = rounds, .max_rounds = rounds };
+	struct cell_result res;
+	char err[256];
+	int rc = !m || measure_cell(m, v, 2, &c, &o, &res, err, sizeof err) < 0;
+	CHECK(!rc, "measuring: %s", rc ? err : "");
+	if (!rc)
+		cell_result_free(&res);
+	measure_free(m);
+}
+
+/* Each variant calls from sites of its own (a site that called one variant
+ * slowed the next one it called); a single size's rounds go over several
+ * placements of the site, a sequence's stay at one (a predictor learns a
+ * sequence per placement). */
+static void test_call_sites(void)
+{
+	static struct frames fa, fb;
+	struct copy_seq seq;
+	CHECK(copy_seq_fixed(&seq, 64, 0, 0) == 0, "copy_seq_fixed");
+	sites_of(&seq, 40, &fa, &fb);
+	copy_seq_free(&seq);
+	size_t shared = 0;
+	for (size_t i = 0; i < fa.n; i++)
+		shared += has_frame(&fb, fa.at[i]);
+	CHECK(fa.n >= 2 && fb.n >= 2, "one size, 40 rounds: a called from %zu sites, b from %zu",
+	      fa.n, fb.n);
+	CHECK(!shared, "one size: %zu sites called both variants", shared);
+
+	size_t sizes[] = { 64, 128, 64, 256 };
+	CHECK(copy_seq_sizes(&seq, sizes, 4) == 0, "copy_seq_sizes");
+	sites_of(&seq, 40, &fa, &fb);
+	copy_seq_free(&seq);
+	CHECK(fa.n == 1 && fb.n == 1, "a sequence, 40 rounds: a called from %zu sites, b from %zu",
+	      fa.n, fb.n);
+	CHECK(fa.n < 1 || fb.n < 1 || fa.at[0] != fb.at[0], "a sequence: one site called both");
+	check_group("measure_cell: a call site per variant, placements for a single size");
+}
+
 /* measure_slow_rounds: a round counts when every variant took at least
  * SLOW_ROUND_FACTOR times its own fastest tenth, not when one did. */
 static void test_slow_rounds(void)
@@ -563,6 +623,7 @@ int main(void)
 	test_known_difference();
 	test_tcp();
 	test_stack_placement();
+	test_call_sites();
 	test_slow_rounds();
 	test_aio();
 	test_cold();

@@ -489,9 +489,9 @@ static void flush_batch(const struct cell *c, struct walk ws, struct walk wd,
 		t1 = timer_now();                                             \
 	} while (0)
 
-static __attribute__((noinline)) uint64_t
-run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws_io,
-	  struct walk *wd_io, size_t j, size_t k)
+static inline __attribute__((always_inline)) uint64_t
+run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk *ws_io,
+	       struct walk *wd_io, size_t j, size_t k)
 {
 	/* The walks' cursors go to memory around every (opaque) call: kept in
 	 * this frame, which run_batch_shifted moves, not in the caller's. */
@@ -538,6 +538,63 @@ run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws_i
 	return t1 - t0;
 }
 
+/* run_batch_body once per call site and placement.  Variant i of a cell
+ * calls through sites of its own (slot i mod BATCH_SLOTS), in its warm-up
+ * and in every round, so that no call instruction sees two variants: through
+ * one shared site, whichever variant came second in the list took ~1.12x
+ * the first's time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy
+ * bench --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
+ * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
+ * each alone 2.08-2.16 ns), though the rounds already take the variants in
+ * turn.  And where a site's loop lies moves a short copy's time: glibc's
+ * 8-byte copy took 1.80 ns from every odd-numbered site of one build and
+ * 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14 (Zen 5 guest,
+ * family 26 model 2; docs/performance-zen5.md, "One call site per
+ * variant").  So each slot has its loop at BATCH_PLACES placements,
+ * BATCH_STEP_TEXT bytes apart (16 bytes on within a line, and the line moves
+ * too), and round r runs every variant at placement r mod BATCH_PLACES: a
+ * median over rounds is one over placements, as run_batch_shifted makes it
+ * one over stack placements.  The asm's name keeps the compiler from folding
+ * the copies into one. */
+#define BATCH_SLOTS 16
+#define BATCH_PLACES 4
+#define BATCH_STEP_TEXT "208"
+#define BATCH_SITE(slot, place)                                                 \
+	static __attribute__((noinline, aligned(64))) uint64_t                  \
+	run_batch_##slot##_##place(const struct variant *v,                     \
+				   const struct copy_seq *seq, struct walk *ws,  \
+				   struct walk *wd, size_t j, size_t k)          \
+	{                                                                       \
+		__asm__ volatile("# batch site " #slot "/" #place "\n\t"          \
+				 "jmp 1f\n\t"                                    \
+				 ".skip 8 + " #place " * " BATCH_STEP_TEXT ", 0xcc\n" \
+				 "1:");                                           \
+		return run_batch_body(v, seq, ws, wd, j, k);                    \
+	}
+#define BATCH_SLOT(s) BATCH_SITE(s, 0) BATCH_SITE(s, 1) BATCH_SITE(s, 2) BATCH_SITE(s, 3)
+#define BATCH_ROW(s) { run_batch_##s##_0, run_batch_##s##_1, run_batch_##s##_2, run_batch_##s##_3 }
+BATCH_SLOT(0) BATCH_SLOT(1) BATCH_SLOT(2) BATCH_SLOT(3)
+BATCH_SLOT(4) BATCH_SLOT(5) BATCH_SLOT(6) BATCH_SLOT(7)
+BATCH_SLOT(8) BATCH_SLOT(9) BATCH_SLOT(10) BATCH_SLOT(11)
+BATCH_SLOT(12) BATCH_SLOT(13) BATCH_SLOT(14) BATCH_SLOT(15)
+
+typedef uint64_t batch_fn(const struct variant *, const struct copy_seq *, struct walk *,
+			  struct walk *, size_t, size_t);
+static batch_fn *const batch_site[BATCH_SLOTS][BATCH_PLACES] = {
+	BATCH_ROW(0), BATCH_ROW(1), BATCH_ROW(2), BATCH_ROW(3),
+	BATCH_ROW(4), BATCH_ROW(5), BATCH_ROW(6), BATCH_ROW(7),
+	BATCH_ROW(8), BATCH_ROW(9), BATCH_ROW(10), BATCH_ROW(11),
+	BATCH_ROW(12), BATCH_ROW(13), BATCH_ROW(14), BATCH_ROW(15),
+};
+
+/* k copies of a cell's variant number `slot`, at placement `place`. */
+static uint64_t run_batch(size_t slot, size_t place, const struct variant *v,
+			  const struct copy_seq *seq, struct walk *ws, struct walk *wd,
+			  size_t j, size_t k)
+{
+	return batch_site[slot % BATCH_SLOTS][place % BATCH_PLACES](v, seq, ws, wd, j, k);
+}
+
 /* run_batch with the stack SHIFT bytes lower.  Where the stack lies in its
  * page decides which copies 4K-alias with the return address and the
  * timing loop's spills: one process measured glibc's 32-byte copy at
@@ -548,12 +605,13 @@ run_batch(const struct variant *v, const struct copy_seq *seq, struct walk *ws_i
  * round moves the stack, the same for every variant in it, so a median over
  * rounds is one over placements, not the one this process started with. */
 static __attribute__((noinline)) uint64_t
-run_batch_shifted(size_t shift, const struct variant *v, const struct copy_seq *seq,
-		  struct walk *ws, struct walk *wd, size_t j, size_t k)
+run_batch_shifted(size_t shift, size_t slot, size_t place, const struct variant *v,
+		  const struct copy_seq *seq, struct walk *ws, struct walk *wd, size_t j,
+		  size_t k)
 {
 	char pad[shift + 1];
 	__asm__ volatile("" : : "r"(pad) : "memory");
-	uint64_t ticks = run_batch(v, seq, ws, wd, j, k);
+	uint64_t ticks = run_batch(slot, place, v, seq, ws, wd, j, k);
 	/* pad lives until here: no tail call frees it before the batch. */
 	__asm__ volatile("" : : "r"(pad) : "memory");
 	return ticks;
@@ -725,14 +783,14 @@ static size_t warm_pass(const struct copy_seq *seq, size_t k, double ns)
 
 /* One warm-up batch of k copies from the sequence's start: the copies' time
  * in ns, and in *all the time with the flush before them. */
-static double warm_batch(const struct variant *v, const struct cell *c,
+static double warm_batch(size_t slot, const struct variant *v, const struct cell *c,
 			 struct walk *ws, struct walk *wd, int flush, size_t k,
 			 double *all)
 {
 	uint64_t t0 = timer_now();
 	if (flush)
 		flush_batch(c, *ws, *wd, 0, k);
-	uint64_t copy = run_batch(v, c->seq, ws, wd, 0, k);
+	uint64_t copy = run_batch(slot, 0, v, c->seq, ws, wd, 0, k);
 	*all = timer_ns(timer_now() - t0);
 	return timer_ns(copy);
 }
@@ -767,7 +825,24 @@ struct cell_run {
 	struct counters *ctr;
 	double *est;              /* ns per copy, from the warm-up */
 	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
+	size_t places;            /* loop placements its rounds go over (run_batch) */
 };
+
+/* How many placements a cell's rounds go over: every one when all its copies
+ * are of one size, else one.  A sequence of sizes is timed for how well a
+ * predictor learns it (dist.h's repeated regime), and a predictor learns it
+ * per placement: with the rounds over four, glibc's memcpy took 7.08 ns a
+ * copy of Memcpy_1's repeated sequence and ucopy_memcpy 4.30, and at one
+ * 2.72 and 3.17 (bench_bars bar 2; Zen 5 guest, family 26 model 2).
+ * Where code placement moves a sequence's time, `make bench-layouts`
+ * measures it (docs/bench.md, "Code placement"). */
+static size_t cell_places(const struct copy_seq *seq)
+{
+	for (size_t i = 1; i < seq->len; i++)
+		if (seq->op[i].n != seq->op[0].n)
+			return 1;
+	return BATCH_PLACES;
+}
 
 /* Checks the cell and maps its buffers.
  * @return : 0, or -1 with err set. */
@@ -846,13 +921,13 @@ static void cell_warm_up(struct cell_run *run)
 	for (size_t i = 0; i < run->nv; i++) {
 		size_t k = 1;
 		for (;;) {
-			double all, ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush, k,
+			double all, ns = warm_batch(i, &v[i], c, &run->ws, &run->wd, run->flush, k,
 						    &all);
 			if (ns >= WARM_BATCH_NS || k >= WARM_MAX_COPIES) {
 				size_t pass = warm_pass(c->seq, k, ns);
 				if (pass > k) {
 					k = pass;
-					ns = warm_batch(&v[i], c, &run->ws, &run->wd, run->flush,
+					ns = warm_batch(i, &v[i], c, &run->ws, &run->wd, run->flush,
 							k, &all);
 				}
 				/* The batch that ends the warm-up is timed twice
@@ -860,7 +935,7 @@ static void cell_warm_up(struct cell_run *run)
 				 * in it would otherwise make a fast variant look
 				 * slow, and K too small for the timer.  (byte at 64
 				 * bytes once came out 75x slower than it is.) */
-				double all2, ns2 = warm_batch(&v[i], c, &run->ws, &run->wd,
+				double all2, ns2 = warm_batch(i, &v[i], c, &run->ws, &run->wd,
 							      run->flush, k, &all2);
 				if (ns2 < ns) {
 					ns = ns2;
@@ -937,7 +1012,7 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
-			uint64_t ticks = run_batch_shifted(shift, &run->v[i], seq, &run->ws,
+			uint64_t ticks = run_batch_shifted(shift, i, r % run->places, &run->v[i], seq, &run->ws,
 							   &run->wd, j, k);
 			counters_stop(&run->ctr[i]);
 			double ns = timer_ns(ticks);
@@ -985,6 +1060,7 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	struct cell_run run = { .v = v, .nv = nv, .c = c };
 	if (cell_prepare(m, &run, err, errlen) < 0)
 		return -1;
+	run.places = cell_places(c->seq);
 	cell_budget_start(&run, o);
 	int rc = cell_alloc(&run, out);
 	if (rc == 0) {
