@@ -59,12 +59,13 @@
  *     it, where the next arm measured unrolled at 14.2 and rep movsb at
  *     16.1 GB/s: Zen 5 guest, family 26 model 2);
  *  5. ucopy_try within 2% of ucopy_memcpy (1 ns below 64 B) in every cell of
- *     1-4.  At 96-128 B that is below what the rounds resolve: the two
- *     entries, the same instructions at the same place in a line, read a
- *     cycle (10%) apart in 21 of 30 processes with ucopy_try timed right
- *     after ucopy_memcpy, as here, and in 0 of 12 the other way round (Zen 5
- *     guest, family 26 model 2; docs/performance-zen5.md, "Two per-process
- *     effects").
+ *     1-4.  While every variant was timed through one call site, the two
+ *     entries (the same instructions at the same place in a line) read a
+ *     cycle (10%) apart at 96-128 B in 21 of 30 processes with ucopy_try
+ *     timed after ucopy_memcpy, and in 0 of 12 the other way round; with a
+ *     site per variant bar 1's cells read try/ucopy 1.001-1.005 by geomean
+ *     (Zen 5 guest, family 26 model 2; docs/performance-zen5.md, "One call
+ *     site per variant").
  *
  * Several processes.  On a Zen 5 guest (family 26 model 2) one process's
  * small cells differ from the next one's by more than bar 1's 10%, whatever
