@@ -538,15 +538,16 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
 	return t1 - t0;
 }
 
-/* run_batch_body once per call site and placement.  Variant i of a cell
- * calls through sites of its own (slot i mod BATCH_SLOTS), in its warm-up
- * and in every round, so that no call instruction sees two variants: through
+/* run_batch_body once per call site and placement.  Each variant of a
+ * cell calls through sites of its own (a slot), in its warm-up and in every
+ * round, so that no call instruction sees two functions: through
  * one shared site, whichever variant came second in the list took ~1.12x
  * the first's time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy
  * bench --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
  * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
  * each alone 2.08-2.16 ns), though the rounds already take the variants in
- * turn.  And where a site's loop lies moves a short copy's time: glibc's
+ * turn, and for the rest of the process: so a slot keeps its function from
+ * cell to cell (batch_slot()).  And where a site's loop lies moves a short copy's time: glibc's
  * 8-byte copy took 1.80 ns from every odd-numbered site of one build and
  * 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14 (Zen 5 guest,
  * family 26 model 2; docs/performance-zen5.md, "One call site per
@@ -554,21 +555,28 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
  * BATCH_STEP_TEXT bytes apart (16 bytes on within a line, and the line moves
  * too), and round r runs every variant at placement r mod BATCH_PLACES: a
  * median over rounds is one over placements, as run_batch_shifted makes it
- * one over stack placements.  The asm's name keeps the compiler from folding
- * the copies into one. */
+ * one over stack placements.  The asm's operand, the slot and placement,
+ * keeps the compiler from folding the copies into one. */
 #define BATCH_SLOTS 16
 #define BATCH_PLACES 4
 #define BATCH_STEP_TEXT "208"
+/* The jump over a placement's padding: at least 128 bytes, so that x86's
+ * jump is the same 5-byte one at every placement, and a multiple of 4, as
+ * aarch64's instructions need; elsewhere the placements are one place. */
+#if defined(__x86_64__)
+#define BATCH_SKIP(place) "jmp 1f\n\t.skip 128 + " #place " * " BATCH_STEP_TEXT ", 0xcc\n1:"
+#elif defined(__aarch64__)
+#define BATCH_SKIP(place) "b 1f\n\t.skip 128 + " #place " * " BATCH_STEP_TEXT "\n1:"
+#else
+#define BATCH_SKIP(place) ""
+#endif
 #define BATCH_SITE(slot, place)                                                 \
 	static __attribute__((noinline, aligned(64))) uint64_t                  \
 	run_batch_##slot##_##place(const struct variant *v,                     \
 				   const struct copy_seq *seq, struct walk *ws,  \
 				   struct walk *wd, size_t j, size_t k)          \
 	{                                                                       \
-		__asm__ volatile("# batch site " #slot "/" #place "\n\t"          \
-				 "jmp 1f\n\t"                                    \
-				 ".skip 8 + " #place " * " BATCH_STEP_TEXT ", 0xcc\n" \
-				 "1:");                                           \
+		__asm__ volatile(BATCH_SKIP(place) : : "i"((slot) * 16 + (place))); \
 		return run_batch_body(v, seq, ws, wd, j, k);                    \
 	}
 #define BATCH_SLOT(s) BATCH_SITE(s, 0) BATCH_SITE(s, 1) BATCH_SITE(s, 2) BATCH_SITE(s, 3)
@@ -587,12 +595,43 @@ static batch_fn *const batch_site[BATCH_SLOTS][BATCH_PLACES] = {
 	BATCH_ROW(12), BATCH_ROW(13), BATCH_ROW(14), BATCH_ROW(15),
 };
 
-/* k copies of a cell's variant number `slot`, at placement `place`. */
+/* The slot variant v (number `index` of its cell) calls from: the one its
+ * function had in an earlier cell of this process, else the next unowned
+ * one; past BATCH_SLOTS functions, its index's.  A CALL variant's function
+ * is the pair of call and ctx (bench_bars' wrappers differ by ctx). */
+static size_t batch_slot(const struct variant *v, size_t index)
+{
+	static struct {
+		enum variant_kind kind;
+		uintptr_t fn, ctx;
+	} owner[BATCH_SLOTS];
+	static size_t owners;
+	uintptr_t fn = 0, ctx = 0;
+	switch (v->kind) {
+	case VARIANT_KERNEL: fn = (uintptr_t)v->kernel; break;
+	case VARIANT_MEMCPY: fn = (uintptr_t)v->memcpy_fn; break;
+	case VARIANT_TRY: fn = (uintptr_t)v->try_fn; break;
+	case VARIANT_POLICY:
+	case VARIANT_POLICY_TRY: fn = (uintptr_t)v->policy; break;
+	case VARIANT_CALL: fn = (uintptr_t)v->call; ctx = (uintptr_t)v->ctx; break;
+	}
+	for (size_t s = 0; s < owners; s++)
+		if (owner[s].kind == v->kind && owner[s].fn == fn && owner[s].ctx == ctx)
+			return s;
+	if (owners == BATCH_SLOTS)
+		return index % BATCH_SLOTS;
+	owner[owners].kind = v->kind;
+	owner[owners].fn = fn;
+	owner[owners].ctx = ctx;
+	return owners++;
+}
+
+/* k copies through slot `slot`'s loop at placement `place`. */
 static uint64_t run_batch(size_t slot, size_t place, const struct variant *v,
 			  const struct copy_seq *seq, struct walk *ws, struct walk *wd,
 			  size_t j, size_t k)
 {
-	return batch_site[slot % BATCH_SLOTS][place % BATCH_PLACES](v, seq, ws, wd, j, k);
+	return batch_site[slot][place](v, seq, ws, wd, j, k);
 }
 
 /* run_batch with the stack SHIFT bytes lower.  Where the stack lies in its
@@ -783,14 +822,14 @@ static size_t warm_pass(const struct copy_seq *seq, size_t k, double ns)
 
 /* One warm-up batch of k copies from the sequence's start: the copies' time
  * in ns, and in *all the time with the flush before them. */
-static double warm_batch(size_t slot, const struct variant *v, const struct cell *c,
-			 struct walk *ws, struct walk *wd, int flush, size_t k,
-			 double *all)
+static double warm_batch(size_t slot, size_t place, const struct variant *v,
+			 const struct cell *c, struct walk *ws, struct walk *wd, int flush,
+			 size_t k, double *all)
 {
 	uint64_t t0 = timer_now();
 	if (flush)
 		flush_batch(c, *ws, *wd, 0, k);
-	uint64_t copy = run_batch(slot, 0, v, c->seq, ws, wd, 0, k);
+	uint64_t copy = run_batch(slot, place, v, c->seq, ws, wd, 0, k);
 	*all = timer_ns(timer_now() - t0);
 	return timer_ns(copy);
 }
@@ -826,6 +865,7 @@ struct cell_run {
 	double *est;              /* ns per copy, from the warm-up */
 	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
 	size_t places;            /* loop placements its rounds go over (run_batch) */
+	size_t *slot;             /* each variant's (batch_slot()) */
 };
 
 /* How many placements a cell's rounds go over: every one when all its copies
@@ -896,8 +936,11 @@ static int cell_alloc(struct cell_run *run, struct cell_result *out)
 	out->v = calloc(nv, sizeof *out->v);
 	run->ctr = calloc(nv, sizeof *run->ctr);
 	run->est = calloc(nv, sizeof *run->est);
-	if (!out->v || !run->ctr || !run->est)
+	run->slot = calloc(nv, sizeof *run->slot);
+	if (!out->v || !run->ctr || !run->est || !run->slot)
 		return -1;
+	for (size_t i = 0; i < nv; i++)
+		run->slot[i] = batch_slot(&run->v[i], i);
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
 		out->v[i].ns = malloc(run->cap * sizeof(double));
@@ -921,28 +964,34 @@ static void cell_warm_up(struct cell_run *run)
 	for (size_t i = 0; i < run->nv; i++) {
 		size_t k = 1;
 		for (;;) {
-			double all, ns = warm_batch(i, &v[i], c, &run->ws, &run->wd, run->flush, k,
-						    &all);
+			double all, ns = warm_batch(run->slot[i], 0, &v[i], c, &run->ws,
+						    &run->wd, run->flush, k, &all);
 			if (ns >= WARM_BATCH_NS || k >= WARM_MAX_COPIES) {
 				size_t pass = warm_pass(c->seq, k, ns);
 				if (pass > k) {
 					k = pass;
-					ns = warm_batch(i, &v[i], c, &run->ws, &run->wd, run->flush,
-							k, &all);
+					ns = warm_batch(run->slot[i], 0, &v[i], c, &run->ws,
+							&run->wd, run->flush, k, &all);
 				}
 				/* The batch that ends the warm-up is timed twice
 				 * and the faster kept: one interrupt or first touch
 				 * in it would otherwise make a fast variant look
 				 * slow, and K too small for the timer.  (byte at 64
 				 * bytes once came out 75x slower than it is.) */
-				double all2, ns2 = warm_batch(i, &v[i], c, &run->ws, &run->wd,
-							      run->flush, k, &all2);
+				double all2, ns2 = warm_batch(run->slot[i], 0, &v[i], c, &run->ws,
+							      &run->wd, run->flush, k, &all2);
 				if (ns2 < ns) {
 					ns = ns2;
 					all = all2;
 				}
 				est[i] = ns / (double)k;
 				sum += all / (double)k;
+				/* The other placements once each, untimed: else
+				 * the first rounds at them would meet a cold
+				 * loop. */
+				for (size_t p = 1; p < run->places; p++)
+					warm_batch(run->slot[i], p, &v[i], c, &run->ws, &run->wd,
+						   run->flush, k, &all2);
 				break;
 			}
 			k *= 4;
@@ -1008,12 +1057,14 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
 		size_t shift = STACK_STEP * (size_t)rng_below(&placement, STACK_SLOTS);
 		for (size_t x = 0; x < nv; x++) {
-			size_t i = (r + x) % nv;
+			/* The first variant moves every `places` rounds, so
+			 * that no placement goes with one order. */
+			size_t i = (r / run->places + x) % nv;
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
-			uint64_t ticks = run_batch_shifted(shift, i, r % run->places, &run->v[i], seq, &run->ws,
-							   &run->wd, j, k);
+			uint64_t ticks = run_batch_shifted(shift, run->slot[i], r % run->places,
+							   &run->v[i], seq, &run->ws, &run->wd, j, k);
 			counters_stop(&run->ctr[i]);
 			double ns = timer_ns(ticks);
 			struct variant_result *vr = &out->v[i];
@@ -1072,6 +1123,7 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	}
 	free(run.ctr);
 	free(run.est);
+	free(run.slot);
 	if (rc < 0) {
 		cell_result_free(out);
 		snprintf(err, errlen, "out of memory");
