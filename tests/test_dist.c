@@ -260,7 +260,7 @@ static void test_fleetbench(void)
 	int found = data_dir_find(NULL, NULL, &dd, why, sizeof why);
 	CHECK(found == 1 && !strcmp(dd.from, "source tree"), "the shipped directory: %s", why);
 	if (found == 1)
-		nfiles = data_list(dd.path, &files, 64);
+		nfiles = data_list(dd.path, &files, DATA_MAX_DISTS);
 	CHECK(nfiles == 10, "%zu distribution files in %s", nfiles, found == 1 ? dd.path : why);
 	for (size_t k = 0; k < nfiles; k++) {
 		const char *path = files[k];

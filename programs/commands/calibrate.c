@@ -891,7 +891,7 @@ static int verify(struct run *r)
 			snprintf(name, sizeof name, "replay:%.24s", path_base(r->replay_path));
 			got = 0;
 		} else if (have_files) {
-			snprintf(name, sizeof name, "%s", strrchr(files[i], '/') + 1);
+			snprintf(name, sizeof name, "%s", path_base(files[i]));
 			got = seq_file(&seq, files[i], 1 + i, r->err, sizeof r->err);
 		} else {
 			snprintf(name, sizeof name, "uniform-%zu-%zu", classes[i][0], classes[i][1]);
@@ -901,7 +901,7 @@ static int verify(struct run *r)
 		}
 		if (got) {
 			rc = -1;
-			continue;
+			break;
 		}
 		/* The replay's offsets are its own: no base offsets added. */
 		if (i == nmix)

@@ -188,13 +188,7 @@ static int write_outputs(struct report *r, const struct report_args *o,
 	report_write_html(out, r);
 	if (jf)
 		report_write_json(jf, r);
-	/* Both on disk before either replaces its old file. */
-	int rc = outfile_sync(page);
-	if (jf)
-		rc = rc ? rc : outfile_sync(json);
-	rc = rc ? rc : outfile_commit(page);
-	if (jf)
-		rc = rc ? rc : outfile_commit(json);
+	int rc = outfile_commit_all((struct outfile *const[]){ page, json }, 2);
 	if (!o->quiet && rc == EXIT_OK)
 		fprintf(stderr, "report: wrote %s%s%s in %.0f s\n",
 			out == stdout ? "the page to stdout" : o->out_path,

@@ -15,6 +15,7 @@
 
 #include "child.h"
 #include "cli.h"
+#include "datadir.h"
 #include "dist.h"
 #include "outfile.h"
 #include "sequence.h"
@@ -486,12 +487,9 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 				outfile_abandon(&out[OUT_CSV]);
 				outfile_abandon(&out[OUT_LLVM]);
 			}
-			for (int i = 0; i < NOUT && rc == EXIT_OK; i++)
-				if (out[i].tmp)
-					rc = outfile_sync(&out[i]);
-			for (int i = 0; i < NOUT && rc == EXIT_OK; i++)
-				if (out[i].tmp)
-					rc = outfile_commit(&out[i]);
+			if (rc == EXIT_OK)
+				rc = outfile_commit_all((struct outfile *const[]){
+					&out[OUT_SEQ], &out[OUT_CSV], &out[OUT_LLVM] }, NOUT);
 			keep = rc != EXIT_OK;
 		}
 		if (rc == EXIT_OK) {
@@ -567,7 +565,7 @@ int cmd_trace(int argc, char **argv)
 	if (cli_preload_find(so, sizeof so))
 		return EXIT_USAGE;
 	/* PREFIX names files: "dir/" would write dir/.seq, hidden. */
-	const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	const char *base = path_base(out);
 	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
 		return cli_usage_error(CMD, "cannot write '%s': not a file name (expected -o "
 				       "PREFIX, the outputs' name before .seq)", out);

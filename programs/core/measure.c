@@ -538,20 +538,20 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
 	return t1 - t0;
 }
 
-/* run_batch_body once per call site and placement.  Each variant of a
- * cell calls through sites of its own (a slot), in its warm-up and in every
- * round, so that no call instruction sees two functions: through
- * one shared site, whichever variant came second in the list took ~1.12x
- * the first's time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy
- * bench --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
+/* run_batch_body once per call site and placement.  Each variant of a cell
+ * calls through sites of its own (a slot), in its warm-up and in every
+ * round, so that no call instruction sees two functions: through one shared
+ * site, whichever variant came second in the list took ~1.12x the first's
+ * time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy bench
+ * --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
  * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
  * each alone 2.08-2.16 ns), though the rounds already take the variants in
  * turn, and for the rest of the process: so a slot keeps its function from
- * cell to cell (batch_slot()).  And where a site's loop lies moves a short copy's time: glibc's
- * 8-byte copy took 1.80 ns from every odd-numbered site of one build and
- * 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14 (Zen 5 guest,
- * family 26 model 2; docs/performance-zen5.md, "One call site per
- * variant").  So each slot has its loop at BATCH_PLACES placements,
+ * cell to cell (batch_slot()).  And where a site's loop lies moves a short
+ * copy's time: glibc's 8-byte copy took 1.80 ns from every odd-numbered site
+ * of one build and 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14
+ * (Zen 5 guest, family 26 model 2; docs/performance-zen5.md, "One call site
+ * per variant").  So each slot has its loop at BATCH_PLACES placements,
  * BATCH_STEP_TEXT bytes apart (16 bytes on within a line, and the line moves
  * too), and round r runs every variant at placement r mod BATCH_PLACES: a
  * median over rounds is one over placements, as run_batch_shifted makes it
@@ -576,7 +576,7 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
 				   const struct copy_seq *seq, struct walk *ws,  \
 				   struct walk *wd, size_t j, size_t k)          \
 	{                                                                       \
-		__asm__ volatile(BATCH_SKIP(place) : : "i"((slot) * 16 + (place))); \
+		__asm__ volatile(BATCH_SKIP(place) : : "i"((slot) * BATCH_PLACES + (place))); \
 		return run_batch_body(v, seq, ws, wd, j, k);                    \
 	}
 #define BATCH_SLOT(s) BATCH_SITE(s, 0) BATCH_SITE(s, 1) BATCH_SITE(s, 2) BATCH_SITE(s, 3)

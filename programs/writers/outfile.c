@@ -223,6 +223,16 @@ int outfile_commit(struct outfile *o)
 	return rc;
 }
 
+int outfile_commit_all(struct outfile *const o[], size_t n)
+{
+	int rc = EXIT_OK;
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++)
+		rc = outfile_sync(o[i]);
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++)
+		rc = outfile_commit(o[i]);
+	return rc;
+}
+
 void outfile_abandon(struct outfile *o)
 {
 	if (o->f && o->f != stdout)

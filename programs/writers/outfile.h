@@ -42,6 +42,11 @@ int outfile_sync(struct outfile *o);
  * @return : 0, or EXIT_FAIL after "cannot write 'PATH': WHY" on stderr (a
  *           full disk, an I/O error), the target left as it was. */
 int outfile_commit(struct outfile *o);
+/* outfile_sync() on every one of the n, then outfile_commit() on each: all
+ * on disk before any replaces its old file.  An outfile never opened (zeroed)
+ * or abandoned counts as done.
+ * @return : 0, or EXIT_FAIL at the first failure, after its message. */
+int outfile_commit_all(struct outfile *const o[], size_t n);
 /* Closes and removes the temporary file: a run that failed writes nothing. */
 void outfile_abandon(struct outfile *o);
 
