@@ -168,9 +168,12 @@ static void test_rejected(void)
 	/* Another CPU's identity, one field at a time. */
 	snprintf(line, sizeof line, "cpu.model %u", c->model + 1);
 	expect_line_rejected("cpu.model", line, 8, "measured on another CPU");
+	/* A family this CPU is not: an AMD family 25 machine (Zen 3) is one
+	 * this test runs on. */
 	make_profile(buf, sizeof buf, "libc", NULL, NULL);
 	replace_line(buf, sizeof buf, "cpu.vendor", "cpu.vendor AuthenticAMD");
-	replace_line(buf, sizeof buf, "cpu.family", "cpu.family 25");
+	snprintf(line, sizeof line, "cpu.family %u", c->family == 25 ? 26 : 25);
+	replace_line(buf, sizeof buf, "cpu.family", line);
 	expect_rejected(buf, !strcmp(c->vendor, "AuthenticAMD") ? 7 : 6,
 			"measured on another CPU");
 	expect_line_rejected("cpu.brand", "cpu.brand AMD EPYC 7763 64-Core Processor", 10,
@@ -763,6 +766,30 @@ static void test_merge(void)
 	calibration_judge(&cal);
 	ucopy_policy_format(&cal.policy, text, sizeof text);
 	CHECK(cal.accepted && !strcmp(text, "512:byte,1K:word," K_REP), "kept '%s'", text);
+	calibration_free(&cal);
+
+	/* Behind on a mixed workload only: the segments no size check shows
+	 * ahead go back to auto's, those that one does stay the derived. */
+	calibration_init(&cal);
+	cal.inherit = &a;
+	parse(&cal.policy, "4:byte,4K:word," K_REP);
+	add_check(&cal, "256", CAL_HOT, 256, 1.0, 0.01);    /* both word */
+	add_check(&cal, "2048", CAL_HOT, 2048, 0.70, 0.01); /* word ahead of movsb */
+	add_check(&cal, "mix", CAL_MIXED, 0, 1.20, 0.01);
+	calibration_judge(&cal);
+	CHECK(!cal.accepted, "the 1.2x mixed loss rejects the derived policy");
+	CHECK(calibration_merge(&cal) == 1, "a mixed loss merged nothing");
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "4K:word," K_REP), "merged after a mixed loss '%s'", text);
+	calibration_free(&cal);
+	/* Nothing ahead anywhere: the merge is auto's own. */
+	calibration_init(&cal);
+	cal.inherit = &a;
+	parse(&cal.policy, "4:byte,4K:word," K_REP);
+	add_check(&cal, "2048", CAL_HOT, 2048, 0.99, 0.01);
+	add_check(&cal, "mix", CAL_MIXED, 0, 1.20, 0.01);
+	calibration_judge(&cal);
+	CHECK(!cal.accepted && calibration_merge(&cal) == 0, "unproven rules merged");
 	calibration_free(&cal);
 
 	/* Behind auto wherever they differ: the merge would be auto's own. */
