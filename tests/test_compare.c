@@ -400,11 +400,60 @@ static void sites_of(const struct copy_seq *seq, unsigned rounds, int swap,
 	measure_free(m);
 }
 
+/* The variants of one cell through nv cells' worth of sites. */
+static void time_sites(const struct copy_seq *seq, struct variant *v, size_t nv)
+{
+	struct cell c;
+	CHECK(cell_init(&c, seq, CACHE_HOT, 0, 2048) == 0, "cell_init");
+	struct measure *m = measure_new();
+	struct measure_opts o = { .seconds = 0.01, .min_rounds = 8, .max_rounds = 8 };
+	struct cell_result res;
+	char err[256];
+	int rc = !m || measure_cell(m, v, nv, &c, &o, &res, err, sizeof err) < 0;
+	CHECK(!rc, "measuring: %s", rc ? err : "");
+	if (!rc)
+		cell_result_free(&res);
+	measure_free(m);
+}
+
+/* Past the slots: once every one is owned, a new function takes the slot
+ * used longest ago, never the one of a function in its own cell (by the
+ * variant's index it took the site of the function beside it).  Run first:
+ * it counts the slots from none owned. */
+static void test_call_sites_past_slots(void)
+{
+	enum { SLOTS = 16 };
+	static struct frames f[SLOTS + 1];
+	struct variant v[2];
+	struct copy_seq seq;
+	char name[16];
+	CHECK(copy_seq_fixed(&seq, 64, 0, 0) == 0, "copy_seq_fixed");
+	for (size_t i = 0; i < SLOTS; i++) {
+		snprintf(name, sizeof name, "f%zu", i);
+		variant_call(&v[0], name, note_site, &f[i]);
+		time_sites(&seq, v, 1);
+	}
+	variant_call(&v[0], "f0", note_site, &f[0]);
+	time_sites(&seq, v, 1);
+	size_t before = f[0].n;
+	variant_call(&v[0], "new", note_site, &f[SLOTS]);
+	variant_call(&v[1], "f0", note_site, &f[0]);
+	time_sites(&seq, v, 2);
+	copy_seq_free(&seq);
+	size_t shared = 0;
+	for (size_t i = 0; i < f[SLOTS].n; i++)
+		shared += has_frame(&f[0], f[SLOTS].at[i]);
+	CHECK(f[SLOTS].n > 0 && !shared,
+	      "past %d functions, a new one shares %zu of its %zu sites with its cell's other",
+	      SLOTS, shared, f[SLOTS].n);
+	CHECK(f[0].n == before, "f0 moved: %zu sites, %zu before", f[0].n, before);
+	check_group("measure_cell: past the slots, the one used longest ago");
+}
+
 /* Each variant calls from sites of its own (a site that called one variant
  * slowed the next one it called), and keeps them from cell to cell; a single
  * size's rounds go over several placements of the site, a sequence's stay at
- * one (a predictor learns a sequence per placement).  Run first: the sites
- * go to functions in the order they are first met, 16 in a process. */
+ * one (a predictor learns a sequence per placement). */
 static void test_call_sites(void)
 {
 	static struct frames fa, fb, first_a, first_b;
@@ -636,6 +685,7 @@ static void test_errors(void)
 
 int main(void)
 {
+	test_call_sites_past_slots();
 	test_call_sites();
 	test_verdict_text();
 	test_identical();

@@ -595,18 +595,25 @@ static batch_fn *const batch_site[BATCH_SLOTS][BATCH_PLACES] = {
 	BATCH_ROW(12), BATCH_ROW(13), BATCH_ROW(14), BATCH_ROW(15),
 };
 
-/* The slot variant v (number `index` of its cell) calls from: the one its
- * function had in an earlier cell of this process, else the next unowned
- * one; past BATCH_SLOTS functions, its index's.  A CALL variant's function
- * is the pair of call and ctx (bench_bars' wrappers differ by ctx). */
-static size_t batch_slot(const struct variant *v, size_t index)
+/* The slot variant v calls from: the one its function had in an earlier
+ * cell of this process, else the next unowned one; once every slot is
+ * owned, the one used longest ago, taken over for good, and not one
+ * another variant of this cell (`cell`, a number per cell) has while
+ * there are BATCH_SLOTS or fewer.  Past BATCH_SLOTS
+ * functions, slots by the variant's index put calibrate's three policies
+ * on the sites of kernels it had timed before, beside one another. A CALL
+ * variant's function is the pair of call and ctx (bench_bars' wrappers
+ * differ by ctx). */
+static size_t batch_slot(const struct variant *v, uint64_t cell)
 {
 	static struct {
 		enum variant_kind kind;
 		uintptr_t fn, ctx;
+		uint64_t cell;   /* the last cell that called from it */
 	} owner[BATCH_SLOTS];
 	static size_t owners;
 	uintptr_t fn = 0, ctx = 0;
+	size_t s;
 	switch (v->kind) {
 	case VARIANT_KERNEL: fn = (uintptr_t)v->kernel; break;
 	case VARIANT_MEMCPY: fn = (uintptr_t)v->memcpy_fn; break;
@@ -615,15 +622,22 @@ static size_t batch_slot(const struct variant *v, size_t index)
 	case VARIANT_POLICY_TRY: fn = (uintptr_t)v->policy; break;
 	case VARIANT_CALL: fn = (uintptr_t)v->call; ctx = (uintptr_t)v->ctx; break;
 	}
-	for (size_t s = 0; s < owners; s++)
+	for (s = 0; s < owners; s++)
 		if (owner[s].kind == v->kind && owner[s].fn == fn && owner[s].ctx == ctx)
-			return s;
-	if (owners == BATCH_SLOTS)
-		return index % BATCH_SLOTS;
-	owner[owners].kind = v->kind;
-	owner[owners].fn = fn;
-	owner[owners].ctx = ctx;
-	return owners++;
+			break;
+	if (s == owners && owners < BATCH_SLOTS)
+		owners++;
+	else if (s == owners)
+		/* With more than BATCH_SLOTS variants in one cell, every
+		 * slot's last cell is this one: then slot 0 is shared. */
+		for (size_t i = s = 0; i < BATCH_SLOTS; i++)
+			if (owner[i].cell < owner[s].cell)
+				s = i;
+	owner[s].kind = v->kind;
+	owner[s].fn = fn;
+	owner[s].ctx = ctx;
+	owner[s].cell = cell;
+	return s;
 }
 
 /* k copies through slot `slot`'s loop at placement `place`. */
@@ -939,8 +953,10 @@ static int cell_alloc(struct cell_run *run, struct cell_result *out)
 	run->slot = calloc(nv, sizeof *run->slot);
 	if (!out->v || !run->ctr || !run->est || !run->slot)
 		return -1;
+	static uint64_t cells;
+	cells++;
 	for (size_t i = 0; i < nv; i++)
-		run->slot[i] = batch_slot(&run->v[i], i);
+		run->slot[i] = batch_slot(&run->v[i], cells);
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
 		out->v[i].ns = malloc(run->cap * sizeof(double));
