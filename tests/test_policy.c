@@ -482,18 +482,23 @@ static void check_auto(uint64_t f, const char *label)
 	int zmm = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI));
 	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX)) && (f & F(SSE2))) {
 		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2) in
-		 * the default row; the running CPU's row (ucopy_auto_explain)
-		 * may take it further, never below 2 KiB. */
+		 * the default row, then movsb_safe; the running CPU's row
+		 * (ucopy_auto_explain) may take it further, never below 2
+		 * KiB, to at most 1 MiB before movsb_safe, or to the
+		 * streaming stores with no rep movsb at all (Zen 3). */
 		size_t from = zmm ? 4096 : 2048;
-		if (f == ucopy_cpu()->features) {
+		int own = f == ucopy_cpu()->features;
+		if (own)
 			from = p.rule[0].limit;
-			CHECK(from >= 2048 && from <= ((size_t)1 << 20),
-			      "auto (%s): the vector range ends at %zu: %s", label, from, text);
-		}
 		const struct ucopy_kernel *below = ucopy_policy_kernel(&p, from - 1);
+		const struct ucopy_kernel *at = ucopy_policy_kernel(&p, from);
+		int stream = own && (at == ucopy_kernel_find("nt") ||
+				     at == ucopy_kernel_find("nt512"));
+		CHECK(from >= 2048 && (stream || from <= ((size_t)1 << 20)),
+		      "auto (%s): the vector range ends at %zu: %s", label, from, text);
 		CHECK(below == (zmm ? z : ucopy_kernel_find("avx2")),
 		      "auto (%s) at %zu is %s: %s", label, from - 1, below->name, text);
-		CHECK(ucopy_policy_kernel(&p, from) == ucopy_kernel_find("movsb_safe"),
+		CHECK(stream || at == ucopy_kernel_find("movsb_safe"),
 		      "auto (%s) at %zu is not movsb_safe: %s", label, from, text);
 	}
 	const char *want = zmm ? "avx512"

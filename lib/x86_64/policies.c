@@ -133,6 +133,7 @@ const struct ucopy_named ucopy_arch_named[] = {
 #define AUTO_ZMM_LIMIT (4 * KIB)
 #define AUTO_NT_FALLBACK (32 * MIB)
 #define AUTO_NT_L2_FACTOR 4
+#define AUTO_VEC_TO_STREAM SIZE_MAX
 
 static int runs(const char *name, uint64_t f)
 {
@@ -173,7 +174,9 @@ static int zmm_is_free(uint64_t f)
  * they were measured, not re-guessed. */
 struct auto_row {
 	struct ucopy_auto_row row;  /* keyed by family */
-	size_t vec_limit;       /* the vector kernel below this; 0: the default's */
+	const char *vec;        /* the vector kernel vec_limit is measured for */
+	size_t vec_limit;       /* that kernel below this; 0: the default's;
+				   AUTO_VEC_TO_STREAM: no rep movsb band */
 	int stream;             /* streaming stores past the cache threshold */
 	size_t unguarded_from;  /* movsb_aligned from here: the guard against
 				   the aliasing cliff costs more than it saves;
@@ -197,20 +200,28 @@ static const struct auto_row rows[] = {
 	    "time at 256 KiB; plain rep movsb 1.03-1.10x movsb_aligned's at 4 MiB off a line); "
 	    "no streaming stores (rep movsb 12-20% ahead of nt512 cold at 16-256 MiB); "
 	    "docs/performance-zen5.md" },
-	  17 * KIB, 0, 192 * KIB },
+	  "avx512", 17 * KIB, 0, 192 * KIB },
+	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4 shares
+	 * the family and the row, unmeasured).  Hot, avx2 took 0.56-0.81x
+	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.91-0.99x at
+	 * 24 KiB-2 MiB and 0.94-1.05x (a tie) at 4-8 MiB; cold the two were
+	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
+	 * (docs/performance-zen3.md, "The vector range").  glibc 2.36 stops
+	 * its rep movsb at the L2's size on AMD (rep_movsb_stop_threshold). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
-	    "movsb_safe past the vector range: rep movsb is ~25x slower at (dst - src) mod 4096 "
-	    "in 1..63 on Zen 3 (docs/performance-kernels.md)" },
-	  0, 1, 0 },
+	    "avx2 up to the streaming threshold, no rep movsb (avx2 took 0.56-0.99x its time hot "
+	    "at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's ~25x cliff at "
+	    "(dst - src) mod 4096 in 1..31 is never met); docs/performance-zen3.md" },
+	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
 	{ { "GenuineIntel", 6, "Intel family 6",
 	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
 	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
-	  0, 1, 0 },
+	  NULL, 0, 1, 0 },
 	{ { NULL, 0, "default",
 	    "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
 	    "streaming stores from a quarter of the L3" },
-	  0, 1, 0 },
+	  NULL, 0, 1, 0 },
 };
 
 static const struct auto_row *auto_row(uint64_t f)
@@ -233,12 +244,14 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	const char *large = vec;
 	size_t pos = 0;
 
-	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f))
+	size_t limit = row->vec && !strcmp(vec, row->vec) ? row->vec_limit : 0;
+
+	if (!limit)
+		limit = zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT;
+	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f) && limit != AUTO_VEC_TO_STREAM)
 		large = "movsb_safe";
 	buf[0] = 0;
 	if (strcmp(large, vec)) {
-		size_t limit = row->vec_limit && !strcmp(vec, "avx512") ? row->vec_limit
-			     : zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT;
 		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
 	}
