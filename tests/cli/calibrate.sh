@@ -94,7 +94,9 @@ assert r.startswith("profile ignored: " + sys.argv[2]) and sys.argv[3] in r, r
 	expect "$name: features refuses it (exit 2)" \
 		sh -c "[ $rc -eq 2 ] && grep -q \"^ucopy: bad UCOPY_PROFILE '\$1'\" '$err'" sh "$file"
 }
-sed 's/^cpu.model .*/cpu.model 1/' "$prof" >"$dir/other-cpu"
+# A model this CPU is not (model 1 is a Zen 3 EPYC's own).
+model=$(sed -n 's/^cpu.model //p' "$prof")
+sed "s/^cpu.model .*/cpu.model $((model + 1))/" "$prof" >"$dir/other-cpu"
 rejected "another CPU's profile falls back to auto" "$dir/other-cpu" "measured on another CPU"
 head -n 8 "$prof" >"$dir/truncated"
 rejected "a truncated profile falls back to auto" "$dir/truncated" "truncated"

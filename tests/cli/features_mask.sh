@@ -8,9 +8,12 @@ UCOPY_FEATURES=none,sse2 run features
 expect "mask: 'none,sse2' keeps sse2 only: auto's vector kernel is sse2" \
 	sh -c "grep -q '^policy .*sse2' '$out' && ! grep -q '^policy .*avx' '$out'"
 expect "mask: the features line says what is off" grep -q 'avx2 *off' "$out"
+# What the mask removes is what the CPU had of it: a Zen 3 has no avx512f.
+removed=avx2
+"$UCOPY" features | grep -q 'avx512f *yes' && removed=avx2,avx512f
 UCOPY_FEATURES=-avx512f,-avx2 run features
-expect "mask: -avx512f,-avx2 shown in ucopy features" \
-	grep -q '^mask *UCOPY_FEATURES removed avx2,avx512f' "$out"
+expect "mask: -avx512f,-avx2 shown in ucopy features (removed $removed)" \
+	grep -q "^mask *UCOPY_FEATURES removed $removed\$" "$out"
 # The auto row's words name the CPU's kernels: under a mask the line also
 # says what the row made of what is left, the policy the library runs.
 expect "mask: the auto line ends with the policy the row gives under the mask" \
