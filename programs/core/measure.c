@@ -547,7 +547,7 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
  * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
  * each alone 2.08-2.16 ns), though the rounds already take the variants in
  * turn, and for the rest of the process: so a slot keeps its function from
- * cell to cell (batch_slot()).  And where a site's loop lies moves a short
+ * cell to cell (batch_slot_kept()).  And where a site's loop lies moves a short
  * copy's time: glibc's 8-byte copy took 1.80 ns from every odd-numbered site
  * of one build and 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14
  * (Zen 5 guest, family 26 model 2; docs/performance-zen5.md, "One call site
@@ -595,48 +595,67 @@ static batch_fn *const batch_site[BATCH_SLOTS][BATCH_PLACES] = {
 	BATCH_ROW(12), BATCH_ROW(13), BATCH_ROW(14), BATCH_ROW(15),
 };
 
-/* The slot variant v calls from: the one its function had in an earlier
- * cell of this process, else the next unowned one; once every slot is
- * owned, the one used longest ago, taken over for good, and not one
- * another variant of this cell (`cell`, a number per cell) has while
- * there are BATCH_SLOTS or fewer.  Past BATCH_SLOTS
- * functions, slots by the variant's index put calibrate's three policies
- * on the sites of kernels it had timed before, beside one another. A CALL
- * variant's function is the pair of call and ctx (bench_bars' wrappers
- * differ by ctx). */
-static size_t batch_slot(const struct variant *v, uint64_t cell)
+/* The slots, each with the function that calls from it (a CALL variant's
+ * function is the pair of call and ctx: bench_bars' wrappers differ by
+ * ctx) and the last cell that called from it. */
+static struct {
+	enum variant_kind kind;
+	uintptr_t fn, ctx;
+	uint64_t cell;
+} batch_owner[BATCH_SLOTS];
+static size_t batch_owners;
+
+static void batch_key(const struct variant *v, uintptr_t *fn, uintptr_t *ctx)
 {
-	static struct {
-		enum variant_kind kind;
-		uintptr_t fn, ctx;
-		uint64_t cell;   /* the last cell that called from it */
-	} owner[BATCH_SLOTS];
-	static size_t owners;
-	uintptr_t fn = 0, ctx = 0;
-	size_t s;
+	*fn = *ctx = 0;
 	switch (v->kind) {
-	case VARIANT_KERNEL: fn = (uintptr_t)v->kernel; break;
-	case VARIANT_MEMCPY: fn = (uintptr_t)v->memcpy_fn; break;
-	case VARIANT_TRY: fn = (uintptr_t)v->try_fn; break;
+	case VARIANT_KERNEL: *fn = (uintptr_t)v->kernel; break;
+	case VARIANT_MEMCPY: *fn = (uintptr_t)v->memcpy_fn; break;
+	case VARIANT_TRY: *fn = (uintptr_t)v->try_fn; break;
 	case VARIANT_POLICY:
-	case VARIANT_POLICY_TRY: fn = (uintptr_t)v->policy; break;
-	case VARIANT_CALL: fn = (uintptr_t)v->call; ctx = (uintptr_t)v->ctx; break;
+	case VARIANT_POLICY_TRY: *fn = (uintptr_t)v->policy; break;
+	case VARIANT_CALL: *fn = (uintptr_t)v->call; *ctx = (uintptr_t)v->ctx; break;
 	}
-	for (s = 0; s < owners; s++)
-		if (owner[s].kind == v->kind && owner[s].fn == fn && owner[s].ctx == ctx)
-			break;
-	if (s == owners && owners < BATCH_SLOTS)
-		owners++;
-	else if (s == owners)
-		/* With more than BATCH_SLOTS variants in one cell, every
-		 * slot's last cell is this one: then slot 0 is shared. */
-		for (size_t i = s = 0; i < BATCH_SLOTS; i++)
-			if (owner[i].cell < owner[s].cell)
+}
+
+/* The slot v's function had in an earlier cell, now stamped with `cell`;
+ * or BATCH_SLOTS when it has none. */
+static size_t batch_slot_kept(const struct variant *v, uint64_t cell)
+{
+	uintptr_t fn, ctx;
+	batch_key(v, &fn, &ctx);
+	for (size_t s = 0; s < batch_owners; s++)
+		if (batch_owner[s].kind == v->kind && batch_owner[s].fn == fn &&
+		    batch_owner[s].ctx == ctx) {
+			batch_owner[s].cell = cell;
+			return s;
+		}
+	return BATCH_SLOTS;
+}
+
+/* A slot for v, whose function has none: the next unowned one, else the
+ * one used longest ago, taken over for good.  The cell's own functions
+ * were stamped first (batch_slot_kept()), so no slot another variant of
+ * the cell calls from is taken while one is left; past that (more than
+ * BATCH_SLOTS variants in one cell) the variant's index's.  By index
+ * alone, calibrate's three policies called from the sites of kernels its
+ * sweep had timed, beside one another. */
+static size_t batch_slot_new(const struct variant *v, size_t index, uint64_t cell)
+{
+	size_t s = batch_owners;
+	if (s < BATCH_SLOTS) {
+		batch_owners++;
+	} else {
+		s = 0;
+		for (size_t i = 1; i < BATCH_SLOTS; i++)
+			if (batch_owner[i].cell < batch_owner[s].cell)
 				s = i;
-	owner[s].kind = v->kind;
-	owner[s].fn = fn;
-	owner[s].ctx = ctx;
-	owner[s].cell = cell;
+		if (batch_owner[s].cell == cell)
+			return index % BATCH_SLOTS;
+	}
+	batch_owner[s].kind = v->kind;
+	batch_key(v, &batch_owner[s].fn, &batch_owner[s].ctx);
+	batch_owner[s].cell = cell;
 	return s;
 }
 
@@ -879,7 +898,7 @@ struct cell_run {
 	double *est;              /* ns per copy, from the warm-up */
 	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
 	size_t places;            /* loop placements its rounds go over (run_batch) */
-	size_t *slot;             /* each variant's (batch_slot()) */
+	size_t *slot;             /* each variant's (batch_slot_kept()) */
 };
 
 /* How many placements a cell's rounds go over: every one when all its copies
@@ -956,7 +975,14 @@ static int cell_alloc(struct cell_run *run, struct cell_result *out)
 	static uint64_t cells;
 	cells++;
 	for (size_t i = 0; i < nv; i++)
-		run->slot[i] = batch_slot(&run->v[i], cells);
+		run->slot[i] = batch_slot_kept(&run->v[i], cells);
+	for (size_t i = 0; i < nv; i++)
+		if (run->slot[i] == BATCH_SLOTS) {
+			/* Again: an earlier variant may have brought it. */
+			run->slot[i] = batch_slot_kept(&run->v[i], cells);
+			if (run->slot[i] == BATCH_SLOTS)
+				run->slot[i] = batch_slot_new(&run->v[i], i, cells);
+		}
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
 		out->v[i].ns = malloc(run->cap * sizeof(double));
