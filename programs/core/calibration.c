@@ -579,7 +579,8 @@ int calibration_merge(struct calibration *cal)
 	cut[ncut++] = SIZE_MAX;
 
 	/* A workload of mixed sizes that lost names no size: then every
-	 * segment that no size check shows clearly ahead is suspect.  (On Zen
+	 * segment that no size check, hot or cold, shows clearly ahead is
+	 * suspect.  (On Zen
 	 * 3, family 25 model 1, `calibrate --quick` threw away a derived
 	 * 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x loss on one
 	 * fleetbench file, though avx2 was 1.3-1.6x ahead of auto's rep movsb
@@ -599,8 +600,7 @@ int calibration_merge(struct calibration *cal)
 			if (c->state == CAL_MIXED || c->size < lo || c->size >= cut[s])
 				continue;
 			lose |= check_loses(c);
-			ahead |= c->state == CAL_HOT && check_valid(c) &&
-				 c->hi < 1 / (1 + CAL_SIGNIFICANT);
+			ahead |= check_valid(c) && c->hi < 1 / (1 + CAL_SIGNIFICANT);
 		}
 		lose |= mixed_lost && !ahead;
 		const struct ucopy_kernel *k = ucopy_policy_kernel(lose ? a : d, lo);

@@ -222,8 +222,8 @@ void calibration_judge(struct calibration *cal);
  * (hot and cold checks, per segment between the two policies' limits) and
  * takes auto's where it did, so that the gains elsewhere are not thrown
  * away with the loss.  When a workload of mixed sizes lost, it also takes
- * auto's in every segment no hot check shows clearly ahead: such a loss
- * names no size.  The merged policy replaces cal->policy (with its
+ * auto's in every segment no hot or cold check shows clearly ahead: such a
+ * loss names no size.  The merged policy replaces cal->policy (with its
  * crossovers), the checks are cleared for a second verify phase, whose
  * calibration_judge() then keeps it or puts auto's back.
  * @return : 1 when there is such a policy to verify, 0 when not (it would be
