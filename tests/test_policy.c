@@ -484,16 +484,19 @@ static void check_auto(uint64_t f, const char *label)
 		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2) in
 		 * the default row, then movsb_safe; the running CPU's row
 		 * (ucopy_auto_explain) may take it further, never below 2
-		 * KiB, to at most 1 MiB before movsb_safe, or to the
-		 * streaming stores with no rep movsb at all (Zen 3). */
+		 * KiB, to at most 1 MiB before movsb_safe, or, where the row
+		 * says so, to the streaming stores with no rep movsb at all
+		 * (Zen 3). */
 		size_t from = zmm ? 4096 : 2048;
 		int own = f == ucopy_cpu()->features;
 		if (own)
 			from = p.rule[0].limit;
 		const struct ucopy_kernel *below = ucopy_policy_kernel(&p, from - 1);
 		const struct ucopy_kernel *at = ucopy_policy_kernel(&p, from);
-		int stream = own && (at == ucopy_kernel_find("nt") ||
-				     at == ucopy_kernel_find("nt512"));
+		char why[512];
+		ucopy_auto_explain(why, sizeof why);
+		int stream = own && p.nrules == 2 && strstr(why, "no rep movsb") &&
+			     (at == ucopy_kernel_find("nt") || at == ucopy_kernel_find("nt512"));
 		CHECK(from >= 2048 && (stream || from <= ((size_t)1 << 20)),
 		      "auto (%s): the vector range ends at %zu: %s", label, from, text);
 		CHECK(below == (zmm ? z : ucopy_kernel_find("avx2")),

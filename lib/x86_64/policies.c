@@ -203,15 +203,16 @@ static const struct auto_row rows[] = {
 	  "avx512", 17 * KIB, 0, 192 * KIB },
 	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4 shares
 	 * the family and the row, unmeasured).  Hot, avx2 took 0.56-0.81x
-	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.91-0.99x at
-	 * 24 KiB-2 MiB and 0.94-1.05x (a tie) at 4-8 MiB; cold the two were
+	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.90-1.00x at
+	 * 24 KiB-2 MiB and 0.94-1.07x (a tie) at 4-8 MiB; cold the two were
 	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
 	 * (docs/performance-zen3.md, "The vector range").  glibc 2.36 stops
 	 * its rep movsb at the L2's size on AMD (rep_movsb_stop_threshold). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
-	    "avx2 up to the streaming threshold, no rep movsb (avx2 took 0.56-0.99x its time hot "
-	    "at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's ~25x cliff at "
-	    "(dst - src) mod 4096 in 1..31 is never met); docs/performance-zen3.md" },
+	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
+	    "0.56-1.00x its time hot at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's "
+	    "25-45x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
+	    "docs/performance-zen3.md" },
 	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
 	{ { "GenuineIntel", 6, "Intel family 6",
 	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
