@@ -338,8 +338,6 @@ static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t to
 	return 0;
 }
 
-/* Reads every process's file in dir, orders the threads by first copy,
- * writes out.seq, out.csv and out.llvm.csv, removes dir. */
 /* Halves every thread's records (each keeps every other one of those it
  * holds, so still every k-th call of its life) until the file fits what the
  * reader takes.  @return : the calls left. */
@@ -380,6 +378,14 @@ static void remove_parts(const char *dir)
 enum { OUT_SEQ, OUT_CSV, OUT_LLVM, NOUT };
 static const char *const out_suffix[NOUT] = { ".seq", ".csv", ".llvm.csv" };
 
+/* Abandons every output (one never opened, or already committed, is left
+ * as it is). */
+static void abandon_outputs(struct outfile *out)
+{
+	for (int i = 0; i < NOUT; i++)
+		outfile_abandon(&out[i]);
+}
+
 /* Reads every process's file in dir, orders the threads by first copy,
  * writes and commits the outputs, and removes dir; when that fails, dir is
  * kept and named, and the outputs are abandoned. */
@@ -388,8 +394,7 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 	DIR *d = opendir(dir);
 	if (!d) {
 		cli_error("cannot read '%s': %s", dir, strerror(errno));
-		for (int i = 0; i < NOUT; i++)
-			outfile_abandon(&out[i]);
+		abandon_outputs(out);
 		return EXIT_FAIL;
 	}
 	/* A part may hold more calls than a file the reader takes (several
@@ -504,8 +509,7 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 				wrc ? "" : out[OUT_LLVM].name);
 		}
 	}
-	for (int i = 0; i < NOUT; i++)
-		outfile_abandon(&out[i]);
+	abandon_outputs(out);
 	free(t);
 	for (size_t i = 0; i < nfiles; i++)
 		seq_free(&files[i]);
@@ -592,8 +596,7 @@ int cmd_trace(int argc, char **argv)
 		int e = errno;
 		if (made)
 			rmdir(dir);
-		for (int i = 0; i < NOUT; i++)
-			outfile_abandon(&files[i]);
+		abandon_outputs(files);
 		return cli_usage_error(CMD, "cannot make a directory beside '%s' for the "
 				       "processes' records: %s", out, strerror(e));
 	}
@@ -604,8 +607,7 @@ int cmd_trace(int argc, char **argv)
 	if (child_run(argv + dd + 1, &o, &r, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		rmdir(abs);   /* empty: the program never ran */
-		for (int i = 0; i < NOUT; i++)
-			outfile_abandon(&files[i]);
+		abandon_outputs(files);
 		return EXIT_USAGE;
 	}
 	int rc = merge(abs, files, argv + dd + 1, o.trace_cap);
