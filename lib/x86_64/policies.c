@@ -211,7 +211,7 @@ static const struct auto_row rows[] = {
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
 	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
 	    "0.56-1.00x its time hot at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's "
-	    "25-45x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
+	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
 	    "docs/performance-zen3.md" },
 	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
 	{ { "GenuineIntel", 6, "Intel family 6",
