@@ -119,9 +119,10 @@ const struct ucopy_named ucopy_arch_named[] = {
  * KiB, but 0.98-1.16x cold at 4-16 KiB).
  *
  * From there rep movsb where ERMS makes it fast, only as movsb_safe, which
- * routes the (dst - src) mod 4096 = 1..63 distances around Zen 3's ~25x
- * cliff; without AVX2 there is no guarded rep movsb and the vector loop goes
- * on.
+ * routes the (dst - src) mod 4096 = 1..63 distances around Zen 3's cliff;
+ * without AVX2 there is no guarded rep movsb and the vector loop goes on,
+ * as it does on a CPU whose row measured the vector loop ahead of rep movsb
+ * all the way (Zen 3 itself).
  *
  * Non-temporal stores from a quarter of the L3 (glibc 2.38's
  * non_temporal_threshold), on Intel from four times the L2 if lower (the
