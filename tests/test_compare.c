@@ -377,36 +377,14 @@ static void note_site(void *ctx, void *dst, const void *src, size_t n)
 		f->at[f->n++] = at;
 }
 
-/* The call sites of two variants of one cell over `rounds` rounds, a
- * before b or (swap) b before a. */
-static void sites_of(const struct copy_seq *seq, unsigned rounds, int swap,
-		     struct frames *fa, struct frames *fb)
+/* One cell of the nv variants v over `rounds` rounds. */
+static void time_sites(const struct copy_seq *seq, struct variant *v, size_t nv,
+		       unsigned rounds)
 {
-	struct variant v[2];
 	struct cell c;
-	memset(fa, 0, sizeof *fa);
-	memset(fb, 0, sizeof *fb);
-	variant_call(&v[swap], "a", note_site, fa);
-	variant_call(&v[!swap], "b", note_site, fb);
 	CHECK(cell_init(&c, seq, CACHE_HOT, 0, 2048) == 0, "cell_init");
 	struct measure *m = measure_new();
 	struct measure_opts o = { .seconds = 0.05, .min_rounds = rounds, .max_rounds = rounds };
-	struct cell_result res;
-	char err[256];
-	int rc = !m || measure_cell(m, v, 2, &c, &o, &res, err, sizeof err) < 0;
-	CHECK(!rc, "measuring: %s", rc ? err : "");
-	if (!rc)
-		cell_result_free(&res);
-	measure_free(m);
-}
-
-/* The variants of one cell through nv cells' worth of sites. */
-static void time_sites(const struct copy_seq *seq, struct variant *v, size_t nv)
-{
-	struct cell c;
-	CHECK(cell_init(&c, seq, CACHE_HOT, 0, 2048) == 0, "cell_init");
-	struct measure *m = measure_new();
-	struct measure_opts o = { .seconds = 0.01, .min_rounds = 8, .max_rounds = 8 };
 	struct cell_result res;
 	char err[256];
 	int rc = !m || measure_cell(m, v, nv, &c, &o, &res, err, sizeof err) < 0;
@@ -414,6 +392,19 @@ static void time_sites(const struct copy_seq *seq, struct variant *v, size_t nv)
 	if (!rc)
 		cell_result_free(&res);
 	measure_free(m);
+}
+
+/* The call sites of two variants of one cell over `rounds` rounds, a
+ * before b or (swap) b before a. */
+static void sites_of(const struct copy_seq *seq, unsigned rounds, int swap,
+		     struct frames *fa, struct frames *fb)
+{
+	struct variant v[2];
+	memset(fa, 0, sizeof *fa);
+	memset(fb, 0, sizeof *fb);
+	variant_call(&v[swap], "a", note_site, fa);
+	variant_call(&v[!swap], "b", note_site, fb);
+	time_sites(seq, v, 2, rounds);
 }
 
 /* Past the slots: once every one is owned, a new function takes the slot
@@ -431,13 +422,13 @@ static void test_call_sites_past_slots(void)
 	for (size_t i = 0; i < SLOTS; i++) {
 		snprintf(name, sizeof name, "f%zu", i);
 		variant_call(&v[0], name, note_site, &f[i]);
-		time_sites(&seq, v, 1);
+		time_sites(&seq, v, 1, 8);
 	}
 	/* f0's slot is now the one used longest ago, but f0 is in the cell. */
 	size_t before = f[0].n;
 	variant_call(&v[0], "new", note_site, &f[SLOTS]);
 	variant_call(&v[1], "f0", note_site, &f[0]);
-	time_sites(&seq, v, 2);
+	time_sites(&seq, v, 2, 8);
 	copy_seq_free(&seq);
 	size_t shared = 0;
 	for (size_t i = 0; i < f[SLOTS].n; i++)

@@ -580,11 +580,10 @@ int calibration_merge(struct calibration *cal)
 
 	/* A workload of mixed sizes that lost names no size: then every
 	 * segment that no size check, hot or cold, shows clearly ahead is
-	 * suspect.  (On Zen
-	 * 3, family 25 model 1, `calibrate --quick` threw away a derived
-	 * 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x loss on one
-	 * fleetbench file, though avx2 was 1.3-1.6x ahead of auto's rep movsb
-	 * hot at 2-8 KiB.) */
+	 * suspect.  (On Zen 3, family 25 model 1, `calibrate --quick` threw
+	 * away a derived 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x
+	 * loss on one fleetbench file, though avx2 was 1.3-1.6x ahead of
+	 * auto's rep movsb hot at 2-8 KiB.) */
 	int mixed_lost = 0;
 	for (size_t i = 0; i < cal->nchecks; i++)
 		mixed_lost |= cal->check[i].state == CAL_MIXED && check_loses(&cal->check[i]);

@@ -633,16 +633,19 @@ static size_t batch_slot_kept(const struct variant *v, uint64_t cell)
 	return BATCH_SLOTS;
 }
 
-/* A slot for v, whose function has none: the next unowned one, else the
- * one used longest ago, taken over for good.  The cell's own functions
- * were stamped first (batch_slot_kept()), so no slot another variant of
- * the cell calls from is taken while one is left; past that (more than
+/* A slot for v: the one its function has (batch_slot_kept()), else the
+ * next unowned one, else the one used longest ago, taken over for good.
+ * The cell's own functions were stamped first, so no slot another variant
+ * of the cell calls from is taken while one is left; past that (more than
  * BATCH_SLOTS variants in one cell) the variant's index's.  By index
  * alone, calibrate's three policies called from the sites of kernels its
  * sweep had timed, beside one another. */
 static size_t batch_slot_new(const struct variant *v, size_t index, uint64_t cell)
 {
-	size_t s = batch_owners;
+	size_t s = batch_slot_kept(v, cell);   /* an earlier variant's function */
+	if (s < BATCH_SLOTS)
+		return s;
+	s = batch_owners;
 	if (s < BATCH_SLOTS) {
 		batch_owners++;
 	} else {
@@ -657,6 +660,19 @@ static size_t batch_slot_new(const struct variant *v, size_t index, uint64_t cel
 	batch_key(v, &batch_owner[s].fn, &batch_owner[s].ctx);
 	batch_owner[s].cell = cell;
 	return s;
+}
+
+/* The slots of a cell's nv variants: those their functions keep first,
+ * then new ones. */
+static void batch_slots(const struct variant *v, size_t nv, size_t *slot)
+{
+	static uint64_t cells;
+	cells++;
+	for (size_t i = 0; i < nv; i++)
+		slot[i] = batch_slot_kept(&v[i], cells);
+	for (size_t i = 0; i < nv; i++)
+		if (slot[i] == BATCH_SLOTS)
+			slot[i] = batch_slot_new(&v[i], i, cells);
 }
 
 /* k copies through slot `slot`'s loop at placement `place`. */
@@ -898,7 +914,7 @@ struct cell_run {
 	double *est;              /* ns per copy, from the warm-up */
 	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
 	size_t places;            /* loop placements its rounds go over (run_batch) */
-	size_t *slot;             /* each variant's (batch_slot_kept()) */
+	size_t *slot;             /* each variant's (batch_slots()) */
 };
 
 /* How many placements a cell's rounds go over: every one when all its copies
@@ -972,17 +988,7 @@ static int cell_alloc(struct cell_run *run, struct cell_result *out)
 	run->slot = calloc(nv, sizeof *run->slot);
 	if (!out->v || !run->ctr || !run->est || !run->slot)
 		return -1;
-	static uint64_t cells;
-	cells++;
-	for (size_t i = 0; i < nv; i++)
-		run->slot[i] = batch_slot_kept(&run->v[i], cells);
-	for (size_t i = 0; i < nv; i++)
-		if (run->slot[i] == BATCH_SLOTS) {
-			/* Again: an earlier variant may have brought it. */
-			run->slot[i] = batch_slot_kept(&run->v[i], cells);
-			if (run->slot[i] == BATCH_SLOTS)
-				run->slot[i] = batch_slot_new(&run->v[i], i, cells);
-		}
+	batch_slots(run->v, nv, run->slot);
 	out->nvariants = nv;
 	for (size_t i = 0; i < nv; i++) {
 		out->v[i].ns = malloc(run->cap * sizeof(double));
