@@ -296,6 +296,25 @@ END(ucopy_t_##name)
 	RET
 .endm
 
+/* A block loop that starts a 64-byte line runs from one line of code.  At
+ * offsets 16 and 48, where .p2align 4 had put avx2's and sse2's, each ran
+ * across two lines: moved to a line's start, avx2 took 0.92-1.00x and sse2
+ * 0.89-1.00x of their old time from 512 B to 8 KiB, never more (AMD family
+ * 25 model 1, Zen 3 guest; docs/performance-zen3.md, "The block loop's
+ * line").  LOOP_LINE_PAD n, placed after a ret where no copy runs through
+ * it, pads so that the n bytes after it end a line: the loop's setup, from
+ * the label `from` that LOOP_AT_LINE_START checks at the loop. */
+.macro LOOP_LINE_PAD n
+	.p2align 6
+	.skip 64 - \n, 0xcc
+.endm
+
+.macro LOOP_AT_LINE_START from, n
+	.if . - \from - \n
+	.error "the block loop does not start a 64-byte line: its setup is not \n bytes"
+	.endif
+.endm
+
 /* Moves the cursors (rdi, rsi) forward to the next \width-byte boundary of
  * dst, 1..\width bytes, and rdx back by as much, so the loop after can use
  * aligned stores.  The bytes skipped are a head vector's, which the caller

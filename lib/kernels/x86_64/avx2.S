@@ -81,24 +81,17 @@
 	EX(.Lfix_\try, vmovdqu %ymm4, -32(%rdi,%rdx))
 	RET_VZ
 
-	/* The block loop starts a 64-byte line, and the 22 bytes before it
-	 * end the line before: the padding sits after a ret, where no copy
-	 * runs through it.  Where .p2align 4 had put it, at offset 16, the
-	 * 59-byte loop crossed into a second line, and the kernel took
-	 * 1.02-1.04x glibc's time at 1.5-2 KiB with both sides aligned; at a
-	 * line's start 0.98-1.00x, and 2-8% less of its old time from 512 B
-	 * to 8 KiB, never more (AMD family 25 model 1, Zen 3 guest;
-	 * docs/performance-zen3.md, "The block loop's line"). */
-	.p2align 6
-	.skip 64 - 22, 0xcc
+	/* The setup's 22 bytes end a line, the block loop starts the next
+	 * (LOOP_LINE_PAD in asm.h): with both sides aligned, the kernel took
+	 * 1.02-1.04x glibc's time at 1.5-2 KiB where the loop crossed a line,
+	 * and 0.98-1.00x now. */
+	LOOP_LINE_PAD 22
 .Lgt256_\try:
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
 	ALIGN_DST 32
 .Lloop_\try:
-	.if .Lloop_\try - .Lgt256_\try - 22
-	.error "avx2: the block loop does not start a line"
-	.endif
+	LOOP_AT_LINE_START .Lgt256_\try, 22
 	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)
 	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
 	EX(.Lfix_\try, vmovdqu 64(%rsi), %ymm2)
