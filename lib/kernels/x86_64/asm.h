@@ -174,8 +174,10 @@ END(ucopy_t_##name)
 /* 0..15 bytes (edx) in general registers: 1..3 as bytes 0, n/2 and n-1
  * without a branch on the exact size (stored in that order: each store
  * starts inside or at the end of what is written), 4..7 and 8..15 as
- * HEAD_TAIL.  Ends every path with RET. */
-.macro GPR_LT16 try, fix
+ * HEAD_TAIL.  Ends every path with RET.  With line = 1, 8..15 and 4..7
+ * start the next 64-byte line: from a line's start, the tests and 1..3 take
+ * 48 bytes, and the two classes after them would cross into another. */
+.macro GPR_LT16 try, fix, line=0
 	cmp	$8, %edx
 	jae	.L8_15\@
 	cmp	$4, %edx
@@ -192,6 +194,9 @@ END(ucopy_t_##name)
 	EX(\fix, movb %r10b, -1(%rdi,%rdx))
 .Lret\@:
 	RET
+	.if \line
+	.p2align 6
+	.endif
 .L8_15\@:
 	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
 	RET

@@ -19,6 +19,15 @@
  * the moves, bound a short copy (on Xeon family 6 model 207 under KVM this
  * layout took 16..64-byte copies from ~2.6 to ~2.3 ns and 129..256 from
  * ~5.4 to ~4.5 ns).
+ * Each short path runs from as few 64-byte lines of code as it can: the
+ * size dispatch and 32..64 share the fast entry's line (HEAD); the tests
+ * for 0..31 and 1..3 take the next line, 8..15, 4..7 and 16..31 the one
+ * after, and 65..128 and 129..256 start lines of their own.  Laid out as
+ * it fell, with the entry alone in its line and 4..7 across two, a loop of
+ * ucopy_memcpy took 1.00-1.16x glibc's time at 2-64 bytes; laid out by
+ * line, 0.91-1.03x, and no size to 384 bytes slower beyond the runs' spread (AMD
+ * family 25 model 1, Zen 3 guest; docs/performance-zen3.md, "The short
+ * paths' lines").
  * vzeroupper before every return from a path that wrote a ymm register
  * (including the fault fixup): dirty upper halves slow down the caller's SSE
  * code.  The 0..31 paths touch no ymm register and skip it.
@@ -30,7 +39,12 @@
  */
 #include "asm.h"
 
+/* The size dispatch and the 32..64 class, in bytes: they end the fast
+ * entry's line (asm.h, KERNEL_ENTRY's head). */
+#define HEAD 45
+
 .macro avx2_body try
+.Lhead_\try:
 	mov	%rdi, %rax
 	cmp	$32, %rdx
 	jb	.Llt32_\try
@@ -41,15 +55,19 @@
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
 	EX(.Lfix_\try, vmovdqu %ymm1, -32(%rdi,%rdx))
 	RET_VZ
+	/* As in avx512.S: a head that grew stops the build ("attempt to move
+	 * .org backwards"); one that shrank pads after its ret. */
+	.org	.Lhead_\try + HEAD, 0xcc
 
 .Llt32_\try:
 	cmp	$16, %edx
 	jae	.L16_31_\try
-	GPR_LT16 \try, .Lfix_\try
+	GPR_LT16 \try, .Lfix_\try, 1
 .L16_31_\try:
 	HEAD_TAIL \try, .Lfix_\try, vmovdqu, 16, %xmm0, %xmm1
 	RET
 
+	.p2align 6
 .Lgt64_\try:
 	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
 	cmp	$128, %rdx
@@ -62,6 +80,7 @@
 	EX(.Lfix_\try, vmovdqu %ymm3, -32(%rdi,%rdx))
 	RET_VZ
 
+	.p2align 6
 .Lgt128_\try:
 	EX(.Lfix_\try, vmovdqu -32(%rsi,%rdx), %ymm4)
 	EX(.Lfix_\try, vmovdqu -64(%rsi,%rdx), %ymm5)
@@ -118,6 +137,6 @@
 	.endif
 .endm
 
-KERNEL_ENTRY(avx2, ENTRY_AVX2, 0)
+KERNEL_ENTRY(avx2, ENTRY_AVX2, HEAD)
 
 	.section .note.GNU-stack, "", @progbits
