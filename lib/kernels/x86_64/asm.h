@@ -171,19 +171,10 @@ END(ucopy_t_##name)
 	EX(\fix, \op \b, -\size(%rdi,%rdx))
 .endm
 
-/* 0..15 bytes (edx) in general registers: 1..3 as bytes 0, n/2 and n-1
- * without a branch on the exact size (stored in that order: each store
- * starts inside or at the end of what is written), 4..7 and 8..15 as
- * HEAD_TAIL.  Ends every path with RET.  With line = 1, 8..15 and 4..7
- * start the next 64-byte line: from a line's start, the tests and 1..3 take
- * 48 bytes, and the two classes after them would cross into another. */
-.macro GPR_LT16 try, fix, line=0
-	cmp	$8, %edx
-	jae	.L8_15\@
-	cmp	$4, %edx
-	jae	.L4_7\@
-	test	%edx, %edx
-	jz	.Lret\@
+/* 1..3 bytes (edx) as bytes 0, n/2 and n-1, without a branch on the exact
+ * size (stored in that order: each store starts inside or at the end of
+ * what is written).  Falls through; the caller returns. */
+.macro GPR_1_3 try, fix
 	mov	%edx, %r8d
 	shr	%r8d
 	EX(\fix, movzbl (%rsi), %ecx)
@@ -192,11 +183,20 @@ END(ucopy_t_##name)
 	EX(\fix, movb %cl, (%rdi))
 	EX(\fix, movb %r9b, (%rdi,%r8))
 	EX(\fix, movb %r10b, -1(%rdi,%rdx))
+.endm
+
+/* 0..15 bytes (edx) in general registers: 1..3 as GPR_1_3, 4..7 and 8..15
+ * as HEAD_TAIL.  Ends every path with RET. */
+.macro GPR_LT16 try, fix
+	cmp	$8, %edx
+	jae	.L8_15\@
+	cmp	$4, %edx
+	jae	.L4_7\@
+	test	%edx, %edx
+	jz	.Lret\@
+	GPR_1_3 \try, \fix
 .Lret\@:
 	RET
-	.if \line
-	.p2align 6
-	.endif
 .L8_15\@:
 	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
 	RET

@@ -4,11 +4,12 @@
  * Assumptions: x86-64 SysV; AVX2 (the caller checked the CPU and that the OS
  * enabled the ymm state); no alignment; src and dst do not overlap.
  *
- * Size classes (the layout of glibc's memmove-vec-unaligned-erms, V = 32):
- *   0..31    general registers (GPR_LT16 in asm.h; 1..3: bytes 0, n/2, n-1
- *            without a branch; 4..7, 8..15: a head and a tail access that
- *            overlap), 16..31
- *            two xmm vectors that overlap
+ * Size classes (from 32 bytes the layout of glibc's
+ * memmove-vec-unaligned-erms, V = 32):
+ *   0..31    general registers: 8..31 as four 8-byte accesses that overlap,
+ *            one class without a branch on the size (QWORDS_8_31); 4..7 as
+ *            a head and a tail access; 1..3 as bytes 0, n/2, n-1 (GPR_1_3
+ *            in asm.h)
  *   32..64   two, 65..128 four, 129..256 eight vectors: head and tail halves
  *            that overlap in the middle
  *   > 256    the head vector unaligned, then 128-byte blocks with aligned
@@ -19,15 +20,22 @@
  * the moves, bound a short copy (on Xeon family 6 model 207 under KVM this
  * layout took 16..64-byte copies from ~2.6 to ~2.3 ns and 129..256 from
  * ~5.4 to ~4.5 ns).
+ * One class for 8..31 where glibc has two (8..15, 16..31) takes the
+ * branch that a sequence of unpredictable sizes mispredicts most: with it
+ * ucopy_memcpy took 0.87-0.92x glibc's time on fleetbench distributions in
+ * an order no predictor learns, against 0.92-0.98x with the two classes,
+ * and the same in a repeated sequence (0.84-0.91x); one size repeated in a
+ * loop pays for its four accesses, 0.94-1.09x glibc's time at 8-31 bytes
+ * where the two classes took 0.93-1.06x (AMD family 25 model 1, Zen 3
+ * guest; docs/performance-zen3.md, "A branch-free 8..31 class").
  * Each short path runs from as few 64-byte lines of code as it can: the
- * size dispatch and 32..64 share the fast entry's line (HEAD); the tests
- * for 0..31 and 1..3 take the next line, 8..15, 4..7 and 16..31 the one
- * after, and 65..128 and 129..256 start lines of their own.  Laid out as
- * it fell, with the entry alone in its line and 4..7 across two, a loop of
- * ucopy_memcpy took 1.00-1.16x glibc's time at 2-64 bytes; laid out by
- * line, 0.91-1.03x, and no size to 384 bytes slower beyond the runs' spread (AMD
- * family 25 model 1, Zen 3 guest; docs/performance-zen3.md, "The short
- * paths' lines").
+ * size dispatch and 32..64 share the fast entry's line (HEAD); the test for
+ * 8 and 8..31 take the next line, 0..7 the one after, and 65..128 and
+ * 129..256 start lines of their own.  Laid out as it fell, with the entry
+ * alone in its line and 4..7 across two, a loop of ucopy_memcpy took
+ * 1.00-1.16x glibc's time at 2-64 bytes; laid out by line, 0.91-1.03x, and
+ * no size to 384 bytes slower beyond the runs' spread (the same machine;
+ * "The short paths' lines").
  * vzeroupper before every return from a path that wrote a ymm register
  * (including the fault fixup): dirty upper halves slow down the caller's SSE
  * code.  The 0..31 paths touch no ymm register and skip it.
@@ -42,6 +50,29 @@
 /* The size dispatch and the 32..64 class, in bytes: they end the fast
  * entry's line (asm.h, KERNEL_ENTRY's head). */
 #define HEAD 45
+
+/* 8..31 bytes as four 8-byte accesses that overlap, without a branch on
+ * the size: at 0, e, n - 8 - e and n - 8, where e is 8 from 16 bytes on and
+ * 0 below, so that they cover [0, 16) and [n - 16, n) or, below 16 bytes,
+ * [0, 8) and [n - 8, n) twice.  All four loads come before the stores and
+ * rdi/rsi/rdx stay as passed (a fault restarts the copy from its start);
+ * rax holds the fourth word, and dst again at the end. */
+.macro QWORDS_8_31 try
+	mov	%edx, %ecx
+	and	$16, %ecx
+	shr	%ecx
+	mov	%rdx, %r8
+	sub	%rcx, %r8
+	EX(.Lfix_\try, movq (%rsi), %r9)
+	EX(.Lfix_\try, movq (%rsi,%rcx), %r10)
+	EX(.Lfix_\try, movq -8(%rsi,%r8), %r11)
+	EX(.Lfix_\try, movq -8(%rsi,%rdx), %rax)
+	EX(.Lfix_\try, movq %r9, (%rdi))
+	EX(.Lfix_\try, movq %r10, (%rdi,%rcx))
+	EX(.Lfix_\try, movq %r11, -8(%rdi,%r8))
+	EX(.Lfix_\try, movq %rax, -8(%rdi,%rdx))
+	mov	%rdi, %rax
+.endm
 
 .macro avx2_body try
 .Lhead_\try:
@@ -60,11 +91,21 @@
 	.org	.Lhead_\try + HEAD, 0xcc
 
 .Llt32_\try:
-	cmp	$16, %edx
-	jae	.L16_31_\try
-	GPR_LT16 \try, .Lfix_\try, 1
-.L16_31_\try:
-	HEAD_TAIL \try, .Lfix_\try, vmovdqu, 16, %xmm0, %xmm1
+	cmp	$8, %edx
+	jb	.Llt8_\try
+	QWORDS_8_31 \try
+	RET
+	.p2align 6
+.Llt8_\try:
+	cmp	$4, %edx
+	jb	.Llt4_\try
+	HEAD_TAIL \try, .Lfix_\try, movl, 4, %ecx, %r8d
+	RET
+.Llt4_\try:
+	test	%edx, %edx
+	jz	.Lret_\try
+	GPR_1_3 \try, .Lfix_\try
+.Lret_\try:
 	RET
 
 	.p2align 6
