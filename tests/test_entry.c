@@ -36,8 +36,9 @@ static unsigned char src[10000], dst[10000];
  * layout that drifts copies correctly and only runs slower, so nothing else
  * would notice (avx512 without its head: ucopy_memcpy's 64 and 128 byte
  * copies took 1.11-1.25x glibc's time instead of 1.03-1.09x, Zen 5 guest;
- * docs/performance.md, "The fast path by lines"; avx2 without its head:
- * 1.03-1.16x at 2-24 bytes instead of 0.91-1.01x, Zen 3 guest;
+ * docs/performance.md, "The fast path by lines"; avx2, with its two
+ * classes below 32 bytes, laid out as it fell instead of by lines: 1.00-1.16x
+ * at 2-24 bytes instead of 0.91-1.01x, Zen 3 guest;
  * docs/performance-zen3.md, "The short paths' lines").  Inside the body,
  * each head is held by an .org line at assembly time (avx2.S, avx512.S). */
 #define ENTRY_SYMS(name)                                          \

@@ -86,7 +86,7 @@ END(ucopy_t_##name)
  *
  * The entry is 13 bytes (7 + a rel32 jae: its target is in another object)
  * and ends `head` bytes before a 64-byte line: the body's first `head`
- * bytes, its size dispatch, share the entry's line, and the rest of the body
+ * bytes (its size dispatch; for avx2 also 32..64) share the entry's line, and the rest of the body
  * starts the next one, as it would after KERNEL's alignment.  With head 0 the
  * body starts a line.  Both bodies get the same layout, so ucopy_try pays
  * what ucopy_memcpy pays.  tests/test_entry.c checks that each entry runs
@@ -306,17 +306,20 @@ END(ucopy_t_##name)
  * across two lines: moved to a line's start, avx2 took 0.92-1.00x and sse2
  * 0.89-1.00x of their old time from 512 B to 8 KiB, never more (AMD family
  * 25 model 1, Zen 3 guest; docs/performance-zen3.md, "The block loop's
- * line").  LOOP_LINE_PAD n, placed after a ret where no copy runs through
- * it, pads so that the n bytes after it end a line: the loop's setup, from
- * the label `from` that LOOP_AT_LINE_START checks at the loop. */
-.macro LOOP_LINE_PAD n
-	.p2align 6
+ * line").  LOOP_LINE_PAD from, n, placed after a ret where no copy runs
+ * through it, pads with int3 so that the n bytes after it end a line, and
+ * defines the label `from` there: the loop's setup.  LOOP_AT_LINE_START
+ * from, at the loop, stops the build if the setup is not those n bytes. */
+.macro LOOP_LINE_PAD from, n
+	.p2align 6, 0xcc
 	.skip 64 - \n, 0xcc
+\from:
+	.set \from\()_setup, \n
 .endm
 
-.macro LOOP_AT_LINE_START from, n
-	.if . - \from - \n
-	.error "the block loop does not start a 64-byte line: its setup is not \n bytes"
+.macro LOOP_AT_LINE_START from
+	.if . - \from - \from\()_setup
+	.error "the block loop does not start a 64-byte line: its setup changed size"
 	.endif
 .endm
 

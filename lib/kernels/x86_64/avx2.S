@@ -24,26 +24,27 @@
  * branch that a sequence of unpredictable sizes mispredicts most: with it
  * ucopy_memcpy took 0.87-0.92x glibc's time on fleetbench distributions in
  * an order no predictor learns, against 0.92-0.98x with the two classes,
- * and the same in a repeated sequence (0.84-0.91x); one size repeated in a
- * loop pays for its four accesses, 0.94-1.09x glibc's time at 8-31 bytes
- * where the two classes took 0.93-1.06x (AMD family 25 model 1, Zen 3
- * guest; docs/performance-zen3.md, "A branch-free 8..31 class").
+ * and the same in a repeated sequence.  One size repeated in a loop pays
+ * for the four accesses, up to 0.5 ns and more in make bench's most slowed
+ * processes (AMD family 25 model 1, Zen 3 guest; the numbers in
+ * docs/performance-zen3.md, "A branch-free 8..31 class").
  * Each short path runs from as few 64-byte lines of code as it can: the
  * size dispatch and 32..64 share the fast entry's line (HEAD); the test for
  * 8 and 8..31 take the next line, 0..7 the one after, and 65..128 and
- * 129..256 start lines of their own.  Laid out as it fell, with the entry
- * alone in its line and 4..7 across two, a loop of ucopy_memcpy took
- * 1.00-1.16x glibc's time at 2-64 bytes; laid out by line, 0.91-1.03x, and
- * no size to 384 bytes slower beyond the runs' spread (the same machine;
- * "The short paths' lines").
+ * 129..256 start lines of their own.  With the two classes 8..15 and
+ * 16..31, laid out as it fell (the entry alone in its line, 4..7 across
+ * two), a loop of ucopy_memcpy took 1.00-1.16x glibc's time at 2-64 bytes;
+ * laid out by line, 0.91-1.03x, and no size to 384 bytes slower beyond the
+ * runs' spread (the same machine; "The short paths' lines").
  * vzeroupper before every return from a path that wrote a ymm register
  * (including the fault fixup): dirty upper halves slow down the caller's SSE
  * code.  The 0..31 paths touch no ymm register and skip it.
  *
  * Fault discipline as sse2.S: stores only extend the written prefix (the
- * tail stores after the loop start at or before its end); short classes load
- * everything before storing and keep rdi/rsi/rdx as passed; the loop keeps
- * them at the first byte of the block in flight.
+ * tail stores after the loop start at or before its end); short classes keep
+ * rdi/rsi/rdx as passed, so a fault restarts the copy from its start (all but
+ * 8..31 load everything before storing); the loop keeps them at the first
+ * byte of the block in flight.
  */
 #include "asm.h"
 
@@ -59,9 +60,9 @@
  * first is stored, into its register: five scratch registers hold two
  * offsets and three words, and rax stays dst (README.md, "Register
  * discipline").  With rax for the fourth word (dst again before the
- * return) the class measured the same; with xmm0 (vmovq), 1.07-1.15x
- * glibc's time at 8-24 bytes in two of three processes, where this order
- * took 0.95-1.08x (Zen 3 guest, family 25 model 1). */
+ * return) the class measured the same; with xmm0 (vmovq), slower at 8-24
+ * bytes in two of three processes (docs/performance-zen3.md, "A
+ * branch-free 8..31 class", "On the way"). */
 .macro QWORDS_8_31 try
 	mov	%edx, %ecx
 	and	$16, %ecx
@@ -149,13 +150,12 @@
 	 * (LOOP_LINE_PAD in asm.h): with both sides aligned, the kernel took
 	 * 1.02-1.04x glibc's time at 1.5-2 KiB where the loop crossed a line,
 	 * and 0.98-1.00x now. */
-	LOOP_LINE_PAD 22
-.Lgt256_\try:
+	LOOP_LINE_PAD .Lgt256_\try, 22
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
 	ALIGN_DST 32
 .Lloop_\try:
-	LOOP_AT_LINE_START .Lgt256_\try, 22
+	LOOP_AT_LINE_START .Lgt256_\try
 	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)
 	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
 	EX(.Lfix_\try, vmovdqu 64(%rsi), %ymm2)

@@ -29,15 +29,14 @@
 
 	/* The setup's 26 bytes end a line, the block loop starts the next
 	 * (LOOP_LINE_PAD in asm.h). */
-	LOOP_LINE_PAD 26
-.Lgt128_\try:
+	LOOP_LINE_PAD .Lgt128_\try, 26
 	/* The head store commits dst[0..16), so moving the cursors up to the
 	 * next 16-byte boundary of dst (1..16 bytes) keeps them committed. */
 	EX(ucopy_fixup_tail, movdqu (%rsi), %xmm0)
 	EX(ucopy_fixup_tail, movdqu %xmm0, (%rdi))
 	ALIGN_DST 16
 .Lloop_\try:
-	LOOP_AT_LINE_START .Lgt128_\try, 26
+	LOOP_AT_LINE_START .Lgt128_\try
 	XMM_BLOCK \try, ucopy_fixup_tail, movdqa
 	ADVANCE 64
 	cmp	$64, %rdx
