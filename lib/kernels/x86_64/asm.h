@@ -86,10 +86,10 @@ END(ucopy_t_##name)
  *
  * The entry is 13 bytes (7 + a rel32 jae: its target is in another object)
  * and ends `head` bytes before a 64-byte line: the body's first `head`
- * bytes (its size dispatch; for avx2 also 32..64) share the entry's line, and the rest of the body
- * starts the next one, as it would after KERNEL's alignment.  With head 0 the
- * body starts a line.  Both bodies get the same layout, so ucopy_try pays
- * what ucopy_memcpy pays.  tests/test_entry.c checks that each entry runs
+ * bytes (its size dispatch; for avx2 also 32..64) share the entry's line,
+ * and the rest of the body starts the next one, as it would after KERNEL's
+ * alignment.  With head 0 the body starts a line.  Both bodies get the
+ * same layout, so ucopy_try pays what ucopy_memcpy pays.  tests/test_entry.c checks that each entry runs
  * straight into its body and that both bodies sit at the same place in a
  * line. */
 #define FAST_ENTRY(sym, words, idx, generic, head)      \
@@ -183,26 +183,6 @@ END(ucopy_t_##name)
 	EX(\fix, movb %cl, (%rdi))
 	EX(\fix, movb %r9b, (%rdi,%r8))
 	EX(\fix, movb %r10b, -1(%rdi,%rdx))
-.endm
-
-/* 0..15 bytes (edx) in general registers: 1..3 as GPR_1_3, 4..7 and 8..15
- * as HEAD_TAIL.  Ends every path with RET. */
-.macro GPR_LT16 try, fix
-	cmp	$8, %edx
-	jae	.L8_15\@
-	cmp	$4, %edx
-	jae	.L4_7\@
-	test	%edx, %edx
-	jz	.Lret\@
-	GPR_1_3 \try, \fix
-.Lret\@:
-	RET
-.L8_15\@:
-	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
-	RET
-.L4_7\@:
-	HEAD_TAIL \try, \fix, movl, 4, %ecx, %r8d
-	RET
 .endm
 
 /* The 64 bytes at rsi/rdi, four xmm loads then four stores with st

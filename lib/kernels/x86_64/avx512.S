@@ -84,6 +84,26 @@
 /* The body's size dispatch, in bytes: it ends the fast entry's line. */
 #define HEAD 13
 
+/* 0..15 bytes (edx) in general registers: 1..3 as GPR_1_3 (asm.h), 4..7
+ * and 8..15 as HEAD_TAIL.  Ends every path with RET. */
+.macro GPR_LT16 try, fix
+	cmp	$8, %edx
+	jae	.L8_15\@
+	cmp	$4, %edx
+	jae	.L4_7\@
+	test	%edx, %edx
+	jz	.Lret\@
+	GPR_1_3 \try, \fix
+.Lret\@:
+	RET
+.L8_15\@:
+	HEAD_TAIL \try, \fix, movq, 8, %rcx, %r8
+	RET
+.L4_7\@:
+	HEAD_TAIL \try, \fix, movl, 4, %ecx, %r8d
+	RET
+.endm
+
 /* Jumps to \target when the 64-byte window at \reg (rsi or rdi) runs into
  * the next page, where a masked-out byte could take the assist. */
 .macro PAGE_END_TEST reg, target
