@@ -89,9 +89,9 @@ END(ucopy_t_##name)
  * bytes (its size dispatch; for avx2 also 32..64) share the entry's line,
  * and the rest of the body starts the next one, as it would after KERNEL's
  * alignment.  With head 0 the body starts a line.  Both bodies get the
- * same layout, so ucopy_try pays what ucopy_memcpy pays.  tests/test_entry.c checks that each entry runs
- * straight into its body and that both bodies sit at the same place in a
- * line. */
+ * same layout, so ucopy_try pays what ucopy_memcpy pays.
+ * tests/test_entry.c checks that each entry runs straight into its body and
+ * that both bodies sit at the same place in a line. */
 #define FAST_ENTRY(sym, words, idx, generic, head)      \
 	.text;                                          \
 	.p2align 6;                                     \
