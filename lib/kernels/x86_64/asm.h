@@ -198,6 +198,24 @@ END(ucopy_t_##name)
 	EX(\fix, \st %xmm3, 48(%rdi))
 .endm
 
+/* Four vectors of w bytes at off(%rsi) into registers a-d, and four
+ * registers to the 4 * w bytes at rdi (aligned to w): the halves of avx2's
+ * and avx512's block loops, which load one block ahead of the one they
+ * store (each kernel says why). */
+.macro LOAD_BLOCK try, fix, mov, w, off, a, b, c, d
+	EX(\fix, \mov \off(%rsi), \a)
+	EX(\fix, \mov \off+\w(%rsi), \b)
+	EX(\fix, \mov \off+2*\w(%rsi), \c)
+	EX(\fix, \mov \off+3*\w(%rsi), \d)
+.endm
+
+.macro STORE_BLOCK try, fix, mov, w, a, b, c, d
+	EX(\fix, \mov \a, (%rdi))
+	EX(\fix, \mov \b, \w(%rdi))
+	EX(\fix, \mov \c, 2*\w(%rdi))
+	EX(\fix, \mov \d, 3*\w(%rdi))
+.endm
+
 /* The last 64 bytes of the copy (rsi + rdx, rdi + rdx), xmm0-3. */
 .macro XMM_LAST64 try, fix
 	EX(\fix, movdqu -64(%rsi,%rdx), %xmm0)

@@ -13,8 +13,8 @@
  *   32..64   two, 65..128 four, 129..256 eight vectors: head and tail halves
  *            that overlap in the middle
  *   > 256    the head vector unaligned, then 128-byte blocks with aligned
- *            stores, then the last 128 bytes (loaded before the loop) from
- *            the end
+ *            stores, each loaded while the one before is stored, then the
+ *            last 128 bytes (loaded before the loop) from the end
  * Every class loads its first vector before the next size test, and the
  * common classes fall through: in a loop of calls the taken branches, not
  * the moves, bound a short copy (on Xeon family 6 model 207 under KVM this
@@ -77,6 +77,13 @@
 	EX(.Lfix_\try, movq %r10, (%rdi,%rcx))
 	EX(.Lfix_\try, movq %r11, -8(%rdi,%r8))
 	EX(.Lfix_\try, movq %r9, -8(%rdi,%rdx))
+.endm
+
+/* ADVANCE by 128 with 8-bit immediates (-128 fits, 128 does not). */
+.macro ADVANCE_128
+	sub	$-128, %rsi
+	sub	$-128, %rdi
+	add	$-128, %rdx
 .endm
 
 .macro avx2_body try
@@ -146,34 +153,47 @@
 	EX(.Lfix_\try, vmovdqu %ymm4, -32(%rdi,%rdx))
 	RET_VZ
 
-	/* The setup's 22 bytes end a line, the block loop starts the next
+	/* The setup's 41 bytes end a line, the block loop starts the next
 	 * (LOOP_LINE_PAD in asm.h): with both sides aligned, the kernel took
 	 * 1.02-1.04x glibc's time at 1.5-2 KiB where the loop crossed a line,
-	 * and 0.98-1.00x now. */
-	LOOP_LINE_PAD .Lgt256_\try, 22
+	 * and 0.98-1.00x on one. */
+	LOOP_LINE_PAD .Lgt256_\try, 41
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
 	ALIGN_DST 32
-	/* Each vector is stored right after its load, not four loads then
-	 * four stores: 0.97-1.00x the time at 288 B - 128 KiB, most where
-	 * src + dst leave L1d (20-64 KiB) (Zen 3 guest, family 25 model 1;
-	 * docs/performance-zen3.md, "Loads and stores in pairs").  The same bytes, so the same fault
-	 * discipline: a load that faults finds the cursors at the block. */
+	/* 225 or more bytes left: the first block is whole.  The loop runs
+	 * one block ahead, as avx512's does: it loads the next block (into
+	 * the other four registers) before it stores the one in hand, and
+	 * the cursors stay at the first byte not stored.  Stored first, a
+	 * block's stores held back the next block's loads where those have
+	 * the page offsets of stores still in flight ((dst - src) mod 4096
+	 * small: 4K aliasing).  In some processes, not others (the pages the
+	 * buffers got), that loop took 3.4-4.6x glibc's time at 2 KiB at
+	 * distances 63-200; one block ahead, at most 1.11x to distance 128,
+	 * and 3.5-4.3x at 200 still (Zen 3 guest, family 25 model 1;
+	 * docs/performance-zen3.md, "4K aliasing in avx2's block loop"). */
+	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 0, %ymm0, %ymm1, %ymm2, %ymm3
 .Lloop_\try:
 	LOOP_AT_LINE_START .Lgt256_\try
-	EX(.Lfix_\try, vmovdqu (%rsi), %ymm0)
-	EX(.Lfix_\try, vmovdqa %ymm0, (%rdi))
-	EX(.Lfix_\try, vmovdqu 32(%rsi), %ymm1)
-	EX(.Lfix_\try, vmovdqa %ymm1, 32(%rdi))
-	EX(.Lfix_\try, vmovdqu 64(%rsi), %ymm2)
-	EX(.Lfix_\try, vmovdqa %ymm2, 64(%rdi))
-	EX(.Lfix_\try, vmovdqu 96(%rsi), %ymm3)
-	EX(.Lfix_\try, vmovdqa %ymm3, 96(%rdi))
-	sub	$-128, %rsi
-	sub	$-128, %rdi
-	add	$-128, %rdx
-	cmp	$128, %rdx
-	ja	.Lloop_\try
+	cmp	$256, %rdx
+	jbe	.Lstore_a_\try
+	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm8, %ymm9, %ymm10, %ymm11
+	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
+	ADVANCE_128
+	cmp	$256, %rdx
+	jbe	.Lstore_b_\try
+	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm0, %ymm1, %ymm2, %ymm3
+	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
+	ADVANCE_128
+	jmp	.Lloop_\try
+.Lstore_b_\try:
+	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
+	jmp	.Lblocks_done_\try
+.Lstore_a_\try:
+	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
+.Lblocks_done_\try:
+	/* 1..128 bytes left: the last 128 from the end */
+	ADVANCE_128
 	EX(.Lfix_\try, vmovdqu %ymm7, -128(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm6, -96(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm5, -64(%rdi,%rdx))

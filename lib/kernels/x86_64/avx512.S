@@ -130,22 +130,6 @@
 	RET
 .endm
 
-/* The 256 bytes at off(%rsi) into four registers, and four registers to
- * the 256 bytes at rdi (aligned to the line): the block loop's halves. */
-.macro LOAD_BLOCK try, off, a, b, c, d
-	EX(ucopy_fixup_tail, vmovdqu64 \off(%rsi), \a)
-	EX(ucopy_fixup_tail, vmovdqu64 \off+64(%rsi), \b)
-	EX(ucopy_fixup_tail, vmovdqu64 \off+128(%rsi), \c)
-	EX(ucopy_fixup_tail, vmovdqu64 \off+192(%rsi), \d)
-.endm
-
-.macro STORE_BLOCK try, a, b, c, d
-	EX(ucopy_fixup_tail, vmovdqa64 \a, (%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 \b, 64(%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 \c, 128(%rdi))
-	EX(ucopy_fixup_tail, vmovdqa64 \d, 192(%rdi))
-.endm
-
 .macro avx512_body try
 .Lhead_\try:
 	/* The head: 13 bytes, the end of the fast entry's line (asm.h,
@@ -240,26 +224,26 @@
 	 * read 1.002-1.004 (1.027-1.039 at 1 KiB); the distance tested
 	 * first, 1.008 (Zen 5 guest, family 26 model 2;
 	 * docs/performance-zen5.md, "4K aliasing in avx512's block loop"). */
-	LOAD_BLOCK \try, 0, %zmm16, %zmm17, %zmm18, %zmm19
+	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 0, %zmm16, %zmm17, %zmm18, %zmm19
 	.p2align 4
 .Lloop_\try:
 	cmp	$512, %rdx
 	jbe	.Lstore_a_\try
-	LOAD_BLOCK \try, 256, %zmm24, %zmm25, %zmm26, %zmm27
-	STORE_BLOCK \try, %zmm16, %zmm17, %zmm18, %zmm19
+	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 256, %zmm24, %zmm25, %zmm26, %zmm27
+	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm16, %zmm17, %zmm18, %zmm19
 	ADVANCE 256
 	cmp	$512, %rdx
 	jbe	.Lstore_b_\try
-	LOAD_BLOCK \try, 256, %zmm16, %zmm17, %zmm18, %zmm19
-	STORE_BLOCK \try, %zmm24, %zmm25, %zmm26, %zmm27
+	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 256, %zmm16, %zmm17, %zmm18, %zmm19
+	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm24, %zmm25, %zmm26, %zmm27
 	ADVANCE 256
 	jmp	.Lloop_\try
 .Lstore_b_\try:
-	STORE_BLOCK \try, %zmm24, %zmm25, %zmm26, %zmm27
+	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm24, %zmm25, %zmm26, %zmm27
 	ADVANCE 256
 	jmp	.Lblocks_done_\try
 .Lstore_a_\try:
-	STORE_BLOCK \try, %zmm16, %zmm17, %zmm18, %zmm19
+	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm16, %zmm17, %zmm18, %zmm19
 	ADVANCE 256
 .Lblocks_done_\try:
 	/* 1..256 bytes left.  When the destination's last 256 bytes lie in
