@@ -150,7 +150,7 @@ static void test_source_end(const struct variant *v)
 	/* Longer copies whose source runs t bytes into the inaccessible page:
 	 * the large classes.  Which load faults first differs by kernel
 	 * (avx512 loads its last 256 bytes before its loop; test_large()'s
-	 * hole is where its loads a block ahead fault); the result may not. */
+	 * hole is where avx2's and avx512's loads a block ahead fault); the result may not. */
 	static unsigned char big[2100 + 2 * 64];
 	for (size_t n = 513; n <= 2100; n += 97)
 		for (size_t t = 1; t < n; t += 29) {

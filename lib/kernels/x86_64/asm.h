@@ -123,11 +123,18 @@ END(ucopy_t_##name)
 #define ENTRY_AVX512 2
 
 /* Moves the cursors n bytes on (rsi, rdi forward, rdx back) once the n
- * bytes at them are stored: what a fixup reads stays committed. */
+ * bytes at them are stored: what a fixup reads stays committed.  128 as
+ * -128, which fits an 8-byte immediate (a shorter loop). */
 .macro ADVANCE n
+	.if \n == 128
+	sub	$-128, %rsi
+	sub	$-128, %rdi
+	add	$-128, %rdx
+	.else
 	add	$\n, %rsi
 	add	$\n, %rdi
 	sub	$\n, %rdx
+	.endif
 .endm
 
 /* The rdx bytes at rsi/rdi one at a time; ends with RET.  The cursors
@@ -299,12 +306,12 @@ END(ucopy_t_##name)
 	RET
 .endm
 
-/* A block loop that starts a 64-byte line runs from one line of code.  At
- * offsets 16 and 48, where .p2align 4 had put avx2's and sse2's, each ran
- * across two lines: moved to a line's start, avx2 took 0.92-1.00x and sse2
- * 0.89-1.00x of their old time from 512 B to 8 KiB, never more (AMD family
- * 25 model 1, Zen 3 guest; docs/performance-zen3.md, "The block loop's
- * line").  LOOP_LINE_PAD from, n, placed after a ret where no copy runs
+/* A block loop that starts a 64-byte line runs from as few lines of code
+ * as its size allows.  At offsets 16 and 48, where .p2align 4 had put
+ * avx2's and sse2's 59-byte loops, each ran across two lines: moved to a
+ * line's start, avx2 took 0.92-1.00x and sse2 0.89-1.00x of their old time
+ * from 512 B to 8 KiB, never more (AMD family 25 model 1, Zen 3 guest;
+ * docs/performance-zen3.md, "The block loop's line").  LOOP_LINE_PAD from, n, placed after a ret where no copy runs
  * through it, pads with int3 so that the n bytes after it end a line, and
  * defines the label `from` there: the loop's setup.  LOOP_AT_LINE_START
  * from, at the loop, stops the build if the setup is not those n bytes. */

@@ -43,8 +43,8 @@
  * Fault discipline as sse2.S: stores only extend the written prefix (the
  * tail stores after the loop start at or before its end); short classes keep
  * rdi/rsi/rdx as passed, so a fault restarts the copy from its start (all but
- * 8..31 load everything before storing); the loop keeps them at the first
- * byte of the block in flight.
+ * 8..31 load everything before storing); the loop keeps them at the block
+ * being stored (the block loaded ahead lies past them).
  */
 #include "asm.h"
 
@@ -77,13 +77,6 @@
 	EX(.Lfix_\try, movq %r10, (%rdi,%rcx))
 	EX(.Lfix_\try, movq %r11, -8(%rdi,%r8))
 	EX(.Lfix_\try, movq %r9, -8(%rdi,%rdx))
-.endm
-
-/* ADVANCE by 128 with 8-bit immediates (-128 fits, 128 does not). */
-.macro ADVANCE_128
-	sub	$-128, %rsi
-	sub	$-128, %rdi
-	add	$-128, %rdx
 .endm
 
 .macro avx2_body try
@@ -154,9 +147,10 @@
 	RET_VZ
 
 	/* The setup's 41 bytes end a line, the block loop starts the next
-	 * (LOOP_LINE_PAD in asm.h): with both sides aligned, the kernel took
-	 * 1.02-1.04x glibc's time at 1.5-2 KiB where the loop crossed a line,
-	 * and 0.98-1.00x on one. */
+	 * (LOOP_LINE_PAD in asm.h), so its 153 bytes run from three lines,
+	 * not four.  (The loads-first loop before it, 59 bytes, took
+	 * 1.02-1.04x glibc's time at 1.5-2 KiB across two lines, 0.98-1.00x
+	 * in one.) */
 	LOOP_LINE_PAD .Lgt256_\try, 41
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
@@ -169,8 +163,8 @@
 	 * the page offsets of stores still in flight ((dst - src) mod 4096
 	 * small: 4K aliasing).  In some processes, not others (the pages the
 	 * buffers got), that loop took 3.4-4.6x glibc's time at 2 KiB at
-	 * distances 63-200; one block ahead, at most 1.11x to distance 128,
-	 * and 3.5-4.3x at 200 still (Zen 3 guest, family 25 model 1;
+	 * distances 63, 100 and 200; one block ahead, at most 1.11x to
+	 * distance 128, and 3.5-4.3x at 200 still (Zen 3 guest, family 25 model 1;
 	 * docs/performance-zen3.md, "4K aliasing in avx2's block loop"). */
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 0, %ymm0, %ymm1, %ymm2, %ymm3
 .Lloop_\try:
@@ -179,12 +173,12 @@
 	jbe	.Lstore_a_\try
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm8, %ymm9, %ymm10, %ymm11
 	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
-	ADVANCE_128
+	ADVANCE 128
 	cmp	$256, %rdx
 	jbe	.Lstore_b_\try
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm0, %ymm1, %ymm2, %ymm3
 	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
-	ADVANCE_128
+	ADVANCE 128
 	jmp	.Lloop_\try
 .Lstore_b_\try:
 	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
@@ -193,7 +187,7 @@
 	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
 .Lblocks_done_\try:
 	/* 1..128 bytes left: the last 128 from the end */
-	ADVANCE_128
+	ADVANCE 128
 	EX(.Lfix_\try, vmovdqu %ymm7, -128(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm6, -96(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm5, -64(%rdi,%rdx))
