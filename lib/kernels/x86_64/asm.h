@@ -311,9 +311,10 @@ END(ucopy_t_##name)
  * avx2's and sse2's 59-byte loops, each ran across two lines: moved to a
  * line's start, avx2 took 0.92-1.00x and sse2 0.89-1.00x of their old time
  * from 512 B to 8 KiB, never more (AMD family 25 model 1, Zen 3 guest;
- * docs/performance-zen3.md, "The block loop's line").  LOOP_LINE_PAD from, n, placed after a ret where no copy runs
- * through it, pads with int3 so that the n bytes after it end a line, and
- * defines the label `from` there: the loop's setup.  LOOP_AT_LINE_START
+ * docs/performance-zen3.md, "The block loop's line").  LOOP_LINE_PAD from,
+ * n, placed after a ret where no copy runs through it, pads with int3 so
+ * that the n bytes after it end a line, and defines the label `from`
+ * there: the loop's setup.  LOOP_AT_LINE_START
  * from, at the loop, stops the build if the setup is not those n bytes. */
 .macro LOOP_LINE_PAD from, n
 	.p2align 6, 0xcc

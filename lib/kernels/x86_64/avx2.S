@@ -164,8 +164,9 @@
 	 * small: 4K aliasing).  In some processes, not others (the pages the
 	 * buffers got), that loop took 3.4-4.6x glibc's time at 2 KiB at
 	 * distances 63, 100 and 200; one block ahead, at most 1.11x to
-	 * distance 128, and 3.5-4.3x at 200 still (Zen 3 guest, family 25 model 1;
-	 * docs/performance-zen3.md, "4K aliasing in avx2's block loop"). */
+	 * distance 128, and 3.5-4.3x at 200 still (Zen 3 guest, family 25
+	 * model 1; docs/performance-zen3.md, "4K aliasing in avx2's block
+	 * loop"). */
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 0, %ymm0, %ymm1, %ymm2, %ymm3
 .Lloop_\try:
 	LOOP_AT_LINE_START .Lgt256_\try
