@@ -223,6 +223,33 @@ END(ucopy_t_##name)
 	EX(\fix, \mov \d, 3*\w(%rdi))
 .endm
 
+/* avx2's and avx512's block loop, after the caller's label .Lloop_\try
+ * and a first block loaded into a0-a3: while a whole block lies past the
+ * one in hand, load it into the other set, then store the one in hand, so
+ * that the cursors stay at the first byte not stored.  Ends at
+ * .Lblocks_done_\try with 1..4*w bytes left and both sets stored. */
+.macro BLOCKS_AHEAD try, fix, ld, st, w, a0, a1, a2, a3, b0, b1, b2, b3
+	cmp	$8*\w, %rdx
+	jbe	.Lstore_a_\try
+	LOAD_BLOCK \try, \fix, \ld, \w, 4*\w, \b0, \b1, \b2, \b3
+	STORE_BLOCK \try, \fix, \st, \w, \a0, \a1, \a2, \a3
+	ADVANCE 4*\w
+	cmp	$8*\w, %rdx
+	jbe	.Lstore_b_\try
+	LOAD_BLOCK \try, \fix, \ld, \w, 4*\w, \a0, \a1, \a2, \a3
+	STORE_BLOCK \try, \fix, \st, \w, \b0, \b1, \b2, \b3
+	ADVANCE 4*\w
+	jmp	.Lloop_\try
+.Lstore_b_\try:
+	STORE_BLOCK \try, \fix, \st, \w, \b0, \b1, \b2, \b3
+	ADVANCE 4*\w
+	jmp	.Lblocks_done_\try
+.Lstore_a_\try:
+	STORE_BLOCK \try, \fix, \st, \w, \a0, \a1, \a2, \a3
+	ADVANCE 4*\w
+.Lblocks_done_\try:
+.endm
+
 /* The last 64 bytes of the copy (rsi + rdx, rdi + rdx), xmm0-3. */
 .macro XMM_LAST64 try, fix
 	EX(\fix, movdqu -64(%rsi,%rdx), %xmm0)

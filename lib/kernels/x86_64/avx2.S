@@ -170,25 +170,8 @@
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 0, %ymm0, %ymm1, %ymm2, %ymm3
 .Lloop_\try:
 	LOOP_AT_LINE_START .Lgt256_\try
-	cmp	$256, %rdx
-	jbe	.Lstore_a_\try
-	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm8, %ymm9, %ymm10, %ymm11
-	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
-	ADVANCE 128
-	cmp	$256, %rdx
-	jbe	.Lstore_b_\try
-	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 128, %ymm0, %ymm1, %ymm2, %ymm3
-	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
-	ADVANCE 128
-	jmp	.Lloop_\try
-.Lstore_b_\try:
-	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm8, %ymm9, %ymm10, %ymm11
-	jmp	.Lblocks_done_\try
-.Lstore_a_\try:
-	STORE_BLOCK \try, .Lfix_\try, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3
-.Lblocks_done_\try:
+	BLOCKS_AHEAD \try, .Lfix_\try, vmovdqu, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9, %ymm10, %ymm11
 	/* 1..128 bytes left: the last 128 from the end */
-	ADVANCE 128
 	EX(.Lfix_\try, vmovdqu %ymm7, -128(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm6, -96(%rdi,%rdx))
 	EX(.Lfix_\try, vmovdqu %ymm5, -64(%rdi,%rdx))

@@ -227,25 +227,7 @@
 	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 0, %zmm16, %zmm17, %zmm18, %zmm19
 	.p2align 4
 .Lloop_\try:
-	cmp	$512, %rdx
-	jbe	.Lstore_a_\try
-	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 256, %zmm24, %zmm25, %zmm26, %zmm27
-	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm16, %zmm17, %zmm18, %zmm19
-	ADVANCE 256
-	cmp	$512, %rdx
-	jbe	.Lstore_b_\try
-	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 256, %zmm16, %zmm17, %zmm18, %zmm19
-	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm24, %zmm25, %zmm26, %zmm27
-	ADVANCE 256
-	jmp	.Lloop_\try
-.Lstore_b_\try:
-	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm24, %zmm25, %zmm26, %zmm27
-	ADVANCE 256
-	jmp	.Lblocks_done_\try
-.Lstore_a_\try:
-	STORE_BLOCK \try, ucopy_fixup_tail, vmovdqa64, 64, %zmm16, %zmm17, %zmm18, %zmm19
-	ADVANCE 256
-.Lblocks_done_\try:
+	BLOCKS_AHEAD \try, ucopy_fixup_tail, vmovdqu64, vmovdqa64, 64, %zmm16, %zmm17, %zmm18, %zmm19, %zmm24, %zmm25, %zmm26, %zmm27
 	/* 1..256 bytes left.  When the destination's last 256 bytes lie in
 	 * one page, the four vectors loaded before the loop, stored from the
 	 * end; else whole lines, then the last 1..64 bytes as a masked store
