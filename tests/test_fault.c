@@ -152,7 +152,7 @@ static void test_source_end(const struct variant *v)
 	 * (avx512 loads its last 256 bytes before its loop; test_large()'s
 	 * hole is where avx2's and avx512's loads a block ahead fault); the result may not. */
 	static unsigned char big[2100 + 2 * 64];
-	for (size_t n = 513; n <= 2100; n += 97)
+	for (size_t n = 257; n <= 2100; n += 97)
 		for (size_t t = 1; t < n; t += 29) {
 			const unsigned char *src = rd + page - (n - t);
 			unsigned char *dst = big + 64 - (t & 7);
@@ -205,13 +205,14 @@ static void test_dest_end(const struct variant *v, int next_prot)
 			check_result(what, n, off, r, n > off ? n - off : 0, dst, s, lo, wr + page);
 		}
 	/* Longer copies that run 1..255 bytes into the next page: the vector
-	 * loops' tails (avx512's aligned page tail) fault there.  Each from a
-	 * source inside one page and from one that ends 1..63 bytes into the
-	 * next page, where avx512's last line is stored from the end. */
+	 * loops' tails (avx512's and avx2's aligned page tails) fault there.
+	 * Each from a source inside one page and from one that ends 1..63
+	 * bytes into the next page, where avx512's last line is stored from
+	 * the end. */
 	unsigned char *sb = check_map(2 * page, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < 2 * page; i++)
 		sb[i] = pattern(i);
-	for (size_t n = 513; n <= 2100; n += 97)
+	for (size_t n = 257; n <= 2100; n += 97)
 		for (size_t t = 1; t <= 255; t += 9)
 			for (int edge = 0; edge < 2; edge++) {
 				size_t off = n - t;
