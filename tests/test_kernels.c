@@ -125,10 +125,12 @@ static void test_kernel(const struct ucopy_kernel *k, int try)
 	}
 	/* Destinations that end 0..300 bytes into a page, where avx512 stores
 	 * its last 256 bytes aligned instead of from the end, and avx2 its
-	 * last 128 (from 257 bytes, its loop's first size); the random
-	 * source alignment also runs avx512's source-edge variant. */
+	 * last 128 (from 257 bytes, its loop's first size): every end offset
+	 * to 136, so that avx2's page tail starts with each of its 1..128
+	 * bytes left (32, 64, 96, 128 among them), then every fifth.  The
+	 * random source alignment also runs avx512's source-edge variant. */
 	for (size_t n = 257; n <= 4200 && !bad; n += 41)
-		for (unsigned e = 0; e <= 300 && !bad; e += 5)
+		for (unsigned e = 0; e <= 300 && !bad; e += e < 136 ? 1 : 5)
 			bad = copy_check(k, try, n, (unsigned)(rnd() % ALIGN),
 					 (unsigned)((e + 2 * 4096 - GUARD - n % 4096) % 4096));
 	for (size_t i = 0; i < sizeof large / sizeof large[0] && !bad; i++)

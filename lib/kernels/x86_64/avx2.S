@@ -41,7 +41,8 @@
  * runs' spread (the same machine; "The short paths' lines").
  * vzeroupper before every return from a path that wrote a ymm register
  * (including the fault fixup): dirty upper halves slow down the caller's SSE
- * code.  The 0..31 paths touch no ymm register and skip it.
+ * code.  The 0..31 paths touch no ymm register and skip it (the page tail,
+ * which jumps to them after vector stores, runs vzeroupper first).
  *
  * Fault discipline as sse2.S: stores only extend the written prefix (the
  * tail stores after the loop start at or before its end); short classes keep
@@ -60,8 +61,9 @@
 /* 8..31 bytes as four 8-byte accesses that overlap, without a branch on
  * the size: at 0, e, n - 8 - e and n - 8, where e is 8 from 16 bytes on and
  * 0 below, so that they cover [0, 16) and [n - 16, n) or, below 16 bytes,
- * [0, 8) and [n - 8, n) twice.  rdi/rsi/rdx stay as passed, so a fault
- * restarts the copy from its start.  The fourth word is loaded after the
+ * [0, 8) and [n - 8, n) twice.  rdi/rsi/rdx stay as they came, so a fault
+ * restarts the copy from them: from its start, or after the page tail's
+ * vectors.  The fourth word is loaded after the
  * first is stored, into its register: five scratch registers hold two
  * offsets and three words, and rax stays dst (README.md, "Register
  * discipline").  With rax for the fourth word (dst again before the
@@ -177,16 +179,17 @@
 	LOOP_AT_LINE_START .Lgt256_\try
 	BLOCKS_AHEAD \try, .Lfix_\try, vmovdqu, vmovdqa, 32, %ymm0, %ymm1, %ymm2, %ymm3, %ymm8, %ymm9, %ymm10, %ymm11
 	/* 1..128 bytes left.  The last 128 from the end, unless the
-	 * destination's last byte lies in the first 128 of a page: then one
-	 * of those stores would straddle the page, which cost about 14 ns on
-	 * a Zen 3 guest (family 25 model 1), so aligned vectors to the
-	 * cursor, then the last 0..31 bytes by the short class, all inside
-	 * one aligned 32 bytes.  2 KiB copies whose destination ends 1..33
-	 * bytes into a page took 21.6-25.8 ns this way against 31.2-35.7
-	 * from the end (glibc 31.1-35.7; 20.7-25.2 where no page is in the
-	 * way), 300-byte ones ending 104 bytes in 9.9-10.1 against 18.6.
-	 * The test costs 257-768 byte copies about 0.7% where no page is in
-	 * the way (docs/performance-zen3.md, "avx2's page-crossing tail"). */
+	 * destination's last byte lies in the first 128 of a page, where one
+	 * of those stores would straddle the page (at 124 of the 128 end
+	 * offsets; at 32, 64, 96 and 128 the page tail is merely not needed),
+	 * which cost about 14 ns on a Zen 3 guest (family 25 model 1): then
+	 * aligned vectors to the cursor, and the last 0..31 bytes by the
+	 * 0..31 class, all inside one aligned 32 bytes.  2 KiB copies whose
+	 * destination ends 1..33 bytes into a page took 21.6-25.8 ns this
+	 * way against 31.2-35.7 from the end (glibc 31.1-35.7), and 300-byte
+	 * ones ending 104 bytes in 9.9-10.1 against 18.6.  The test costs
+	 * 257-768 byte copies about 0.7% where no page is in the way
+	 * (docs/performance-zen3.md, "avx2's page-crossing tail"). */
 	lea	-1(%rdi,%rdx), %ecx
 	test	$0xf80, %ecx
 	jz	.Lpage_tail_\try
