@@ -63,13 +63,12 @@
  * 0 below, so that they cover [0, 16) and [n - 16, n) or, below 16 bytes,
  * [0, 8) and [n - 8, n) twice.  rdi/rsi/rdx stay as they came, so a fault
  * restarts the copy from them: from its start, or after the page tail's
- * vectors.  The fourth word is loaded after the
- * first is stored, into its register: five scratch registers hold two
- * offsets and three words, and rax stays dst (README.md, "Register
- * discipline").  With rax for the fourth word (dst again before the
- * return) the class measured the same; with xmm0 (vmovq), slower at 8-24
- * bytes in two of three processes (docs/performance-zen3.md, "A
- * branch-free 8..31 class", "On the way"). */
+ * vectors.  The fourth word is loaded after the first is stored, into its
+ * register: five scratch registers hold two offsets and three words, and
+ * rax stays dst (README.md, "Register discipline").  With rax for the
+ * fourth word (dst again before the return) the class measured the same;
+ * with xmm0 (vmovq), slower at 8-24 bytes in two of three processes
+ * (docs/performance-zen3.md, "A branch-free 8..31 class", "On the way"). */
 .macro QWORDS_8_31 try
 	mov	%edx, %ecx
 	and	$16, %ecx
