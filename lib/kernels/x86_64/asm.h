@@ -124,7 +124,7 @@ END(ucopy_t_##name)
 
 /* Moves the cursors n bytes on (rsi, rdi forward, rdx back) once the n
  * bytes at them are stored: what a fixup reads stays committed.  128 as
- * -128, which fits an 8-byte immediate (a shorter loop). */
+ * -128, which fits a sign-extended 8-bit immediate (a shorter loop). */
 .macro ADVANCE n
 	.if \n == 128
 	sub	$-128, %rsi
@@ -341,8 +341,8 @@ END(ucopy_t_##name)
  * docs/performance-zen3.md, "The block loop's line").  LOOP_LINE_PAD from,
  * n, placed after a ret where no copy runs through it, pads with int3 so
  * that the n bytes after it end a line, and defines the label `from`
- * there: the loop's setup.  LOOP_AT_LINE_START
- * from, at the loop, stops the build if the setup is not those n bytes. */
+ * there: the loop's setup.  LOOP_AT_LINE_START from, at the loop, stops
+ * the build if the setup is not those n bytes. */
 .macro LOOP_LINE_PAD from, n
 	.p2align 6, 0xcc
 	.skip 64 - \n, 0xcc
