@@ -277,9 +277,9 @@ static double family_level(unsigned m)
 }
 
 /* One half of variant i's rounds into buf: half 0 is rounds 0, 1, 4, 5,
- * 8, 9..., half 1 the others.  Not even against odd: the variants' order
- * rotates by one each round, so with an even count of variants each would
- * take the same places in a round (first, third...) in every even round. */
+ * 8, 9..., half 1 the others.  A single size's rounds keep one order of the
+ * variants for four rounds (docs/bench.md, "The orders"), so each half gets
+ * two rounds of every order. */
 static size_t half_of(const struct cell_result *r, size_t i, int half, double *buf)
 {
 	size_t n = 0;

@@ -440,6 +440,99 @@ static void test_call_sites_past_slots(void)
 	check_group("measure_cell: past the slots, the one used longest ago");
 }
 
+/* The round orders, a Williams design: over round_order_rows(nv) rows each
+ * row is a permutation, each variant takes each position equally often, and
+ * each ordered pair of variants is adjacent equally often (once a cycle for
+ * an even count, twice for an odd one). */
+static void test_round_order(void)
+{
+	enum { MAXV = 16 };
+	for (size_t nv = 1; nv <= MAXV; nv++) {
+		size_t rows = round_order_rows(nv);
+		unsigned pos[MAXV][MAXV] = { { 0 } }, pair[MAXV][MAXV] = { { 0 } };
+		int perm = 1, wraps = 1;
+		for (size_t r = 0; r < rows; r++) {
+			unsigned seen[MAXV] = { 0 };
+			for (size_t x = 0; x < nv; x++) {
+				size_t i = round_order_at(r, x, nv);
+				if (i >= nv) {
+					perm = 0;
+					break;
+				}
+				seen[i]++;
+				pos[i][x]++;
+				if (x)
+					pair[round_order_at(r, x - 1, nv)][i]++;
+				wraps &= round_order_at(r + rows, x, nv) == i;
+			}
+			for (size_t i = 0; i < nv; i++)
+				perm &= seen[i] == 1;
+		}
+		CHECK(perm, "%zu variants: a row is not a permutation", nv);
+		CHECK(wraps, "%zu variants: row r + %zu is not row r", nv, rows);
+		unsigned bad_pos = 0, bad_pair = 0, want = nv % 2 ? 2 : 1;
+		for (size_t i = 0; i < nv; i++)
+			for (size_t j = 0; j < nv; j++) {
+				bad_pos += pos[i][j] != rows / nv;
+				bad_pair += i != j && pair[i][j] != want;
+			}
+		CHECK(!bad_pos, "%zu variants: %u variant/position counts differ from %zu", nv,
+		      bad_pos, rows / nv);
+		CHECK(!bad_pair, "%zu variants: %u ordered pairs not adjacent %u times", nv,
+		      bad_pair, want);
+	}
+	check_group("round orders: every position and every neighbour equally often");
+}
+
+/* A variant that logs its id when it differs from the last one logged: the
+ * log is the order of the batches. */
+static struct {
+	unsigned char id[4096];
+	size_t n;
+} order_log;
+
+static void note_order(void *ctx, void *dst, const void *src, size_t n)
+{
+	unsigned char id = (unsigned char)(uintptr_t)ctx;
+	(void)dst, (void)src, (void)n;
+	if (order_log.n < sizeof order_log.id &&
+	    (!order_log.n || order_log.id[order_log.n - 1] != id))
+		order_log.id[order_log.n++] = id;
+}
+
+/* measure_cell runs the rounds in those orders: over 48 rounds of three
+ * variants each one comes right after each other one about as often.  In
+ * rotated order only (A B C, B C A, ...), B came right after A in nearly
+ * every round and A after B only where the order changed. */
+static void test_round_neighbours(void)
+{
+	struct variant v[3];
+	struct copy_seq seq;
+	CHECK(copy_seq_fixed(&seq, 64, 0, 0) == 0, "copy_seq_fixed");
+	for (uintptr_t i = 0; i < 3; i++)
+		variant_call(&v[i], i == 0 ? "a" : i == 1 ? "b" : "c", note_order, (void *)i);
+	order_log.n = 0;
+	time_sites(&seq, v, 3, 48);
+	copy_seq_free(&seq);
+	unsigned pair[3][3] = { { 0 } }, lo = ~0u, hi = 0;
+	for (size_t k = 1; k < order_log.n; k++)
+		pair[order_log.id[k - 1]][order_log.id[k]]++;
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 3; j++)
+			if (i != j) {
+				lo = pair[i][j] < lo ? pair[i][j] : lo;
+				hi = pair[i][j] > hi ? pair[i][j] : hi;
+			}
+	/* 144 timed batches, less one if the warm-up's last variant is the
+	 * first round's first. */
+	CHECK(order_log.n >= 3 * 48 - 1, "%zu batches logged", order_log.n);
+	CHECK(lo * 10 >= hi * 7,
+	      "neighbours unbalanced: a ordered pair came %u times, another %u "
+	      "(ab %u ba %u, bc %u cb %u, ca %u ac %u)",
+	      lo, hi, pair[0][1], pair[1][0], pair[1][2], pair[2][1], pair[2][0], pair[0][2]);
+	check_group("measure_cell: each variant follows each other one about as often");
+}
+
 /* Each variant calls from sites of its own (a site that called one variant
  * slowed the next one it called), and keeps them from cell to cell; a single
  * size's rounds go over several placements of the site, a sequence's stay at
@@ -675,6 +768,8 @@ static void test_errors(void)
 
 int main(void)
 {
+	test_round_order();
+	test_round_neighbours();
 	test_call_sites_past_slots();
 	test_call_sites();
 	test_verdict_text();

@@ -1087,6 +1087,22 @@ static size_t cell_plan_batch(const struct cell_run *run)
 	return kf < 1 ? 1 : (size_t)kf;
 }
 
+size_t round_order_rows(size_t nv)
+{
+	return nv % 2 ? 2 * nv : nv;
+}
+
+size_t round_order_at(size_t row, size_t x, size_t nv)
+{
+	row %= round_order_rows(nv);
+	if (row >= nv) {
+		row -= nv;
+		x = nv - 1 - x;
+	}
+	size_t w = x == 0 ? 0 : x % 2 ? (x + 1) / 2 : nv - x / 2;
+	return (w + row) % nv;
+}
+
 /* Rounds of k copies until the budget is spent: stop when one more round
  * would end further past the deadline than stopping now ends before it.
  * @return : the rounds timed. */
@@ -1105,9 +1121,9 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
 		size_t shift = STACK_STEP * (size_t)rng_below(&placement, STACK_SLOTS);
 		for (size_t x = 0; x < nv; x++) {
-			/* The first variant moves every `places` rounds, so
-			 * that no placement goes with one order. */
-			size_t i = (r / run->places + x) % nv;
+			/* The order moves on every `places` rounds, so that
+			 * no placement goes with one order. */
+			size_t i = round_order_at(r / run->places, x, nv);
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
