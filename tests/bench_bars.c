@@ -277,9 +277,12 @@ static double family_level(unsigned m)
 }
 
 /* One half of variant i's rounds into buf: half 0 is rounds 0, 1, 4, 5,
- * 8, 9..., half 1 the others.  A single size's rounds keep one order of the
- * variants for four rounds (docs/bench.md, "The orders"), so each half gets
- * two rounds of every order. */
+ * 8, 9..., half 1 the others.  Bar 4's cells are single sizes, whose rounds
+ * keep one order of the variants for four rounds while they go over the
+ * timed loop's four placements (docs/bench.md, "The orders"): each half
+ * gets two rounds of every order that a whole block of four holds, half 0
+ * at placements 0-1 and half 1 at 2-3 (placement does not move a copy of
+ * 64 MiB or more). */
 static size_t half_of(const struct cell_result *r, size_t i, int half, double *buf)
 {
 	size_t n = 0;

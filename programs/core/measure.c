@@ -1096,7 +1096,10 @@ size_t round_order_at(size_t row, size_t x, size_t nv)
 {
 	row %= round_order_rows(nv);
 	if (row >= nv) {
-		row -= nv;
+		/* Backwards through the reversed rows: then no row ends with
+		 * the variant the next one starts with (for three variants,
+		 * forwards, two of the six changes of order did). */
+		row = (2 * nv - row) % nv;
 		x = nv - 1 - x;
 	}
 	size_t w = x == 0 ? 0 : x % 2 ? (x + 1) / 2 : nv - x / 2;

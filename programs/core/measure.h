@@ -211,11 +211,12 @@ void measure_free(struct measure *m);
  * variant at position x of order row, for rows 0, 1, ... (taken modulo
  * round_order_rows(nv)).  The rows are a Williams design: row 0 is 0, 1,
  * nv-1, 2, nv-2, ..., row r adds r to every entry (modulo nv), and for an
- * odd nv, nv more rows do the same to row 0 reversed.  Over
+ * odd nv, nv more rows subtract 0, 1, ... nv-1 from row 0 reversed.  Over
  * round_order_rows(nv) rows each variant takes every position equally
- * often and comes right after every other variant equally often, so that
- * what one variant leaves behind (the branch predictor's state, the
- * core's) falls on all the others alike.  With the rows rotated only (A B
+ * often and, within a round, comes right after every other variant equally
+ * often, so that what one variant leaves behind (the branch predictor's
+ * state, the core's) falls on all the others alike.  Across rounds the
+ * balance is partial (docs/bench.md, "The orders").  nv >= 1, x < nv.  With the rows rotated only (A B
  * C, B C A, C A B), B came right after A, never before it, within a round;
  * in the repeated regime of Memcpy_2.csv ucopy_try then read 0.93-0.95x
  * ucopy_memcpy with glibc's memcpy listed between them and 1.03-1.07x with
