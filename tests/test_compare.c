@@ -542,6 +542,29 @@ static void test_round_neighbours(void)
 	check_group("measure_cell: each variant follows each other one about as often");
 }
 
+/* A sequence of sizes that a batch plays whole keeps one order: the log
+ * goes a, b, c, a, b, c... throughout, so every variant has the two others
+ * between two batches of its own. */
+static void test_round_one_order(void)
+{
+	static const size_t sizes[] = { 64, 32 };
+	struct variant v[3];
+	struct copy_seq seq;
+	CHECK(copy_seq_sizes(&seq, sizes, 2) == 0, "copy_seq_sizes");
+	for (uintptr_t i = 0; i < 3; i++)
+		variant_call(&v[i], i == 0 ? "a" : i == 1 ? "b" : "c", note_order, (void *)i);
+	order_log.n = 0;
+	time_sites(&seq, v, 3, 24);
+	copy_seq_free(&seq);
+	size_t off = 0;
+	for (size_t k = 1; k < order_log.n; k++)
+		off += order_log.id[k] != (order_log.id[k - 1] + 1) % 3;
+	CHECK(order_log.n >= 3 * 24, "%zu batches logged", order_log.n);
+	CHECK(!off, "%zu of %zu batches did not follow the one before in list order", off,
+	      order_log.n);
+	check_group("measure_cell: a sequence a batch plays whole keeps one order");
+}
+
 /* Each variant calls from sites of its own (a site that called one variant
  * slowed the next one it called), and keeps them from cell to cell; a single
  * size's rounds go over several placements of the site, a sequence's stay at
@@ -779,6 +802,7 @@ int main(void)
 {
 	test_round_order();
 	test_round_neighbours();
+	test_round_one_order();
 	test_call_sites_past_slots();
 	test_call_sites();
 	test_verdict_text();

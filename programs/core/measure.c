@@ -1118,15 +1118,25 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 	size_t r;
 	struct rng placement;
 	rng_seed(&placement, STACK_SEED);
+	/* A batch that plays a sequence of sizes whole lets the predictor
+	 * learn it, and what it learnt wears off while the others run: with
+	 * the order moving, a variant's time followed how many batches of the
+	 * others came since its own last one (ucopy_memcpy on Memcpy_2.csv's
+	 * repeated sequence, 7.8 ns after one, 10.3 after four; Zen 3 guest,
+	 * AMD family 25 model 1), and three untimed passes of its own sequence
+	 * first did not undo it.  So such a cell keeps one order: every
+	 * variant has the same nv - 1 batches of others between two of its
+	 * own (docs/bench.md, "The orders"). */
+	int one_order = run->places == 1 && seq->len < k;
 	for (r = 0; r < run->max_rounds; r++) {
 		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
 			break;
 		size_t j = (size_t)(((unsigned long long)r * k) % seq->len);
 		size_t shift = STACK_STEP * (size_t)rng_below(&placement, STACK_SLOTS);
 		for (size_t x = 0; x < nv; x++) {
-			/* The order moves on every `places` rounds, so that
-			 * no placement goes with one order. */
-			size_t i = round_order_at(r / run->places, x, nv);
+			/* Else the order moves on every `places` rounds, so
+			 * that no placement goes with one order. */
+			size_t i = one_order ? x : round_order_at(r / run->places, x, nv);
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);

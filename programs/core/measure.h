@@ -7,10 +7,13 @@
  *  - Variants are called through function pointers the compiler cannot see
  *    through, with sizes read from a sequence in memory: nothing is inlined
  *    or specialised for a constant size.
- *  - Variants are interleaved in rounds, one batch each per round, in
- *    balanced orders (round_order_at() below): drift (frequency, a noisy
- *    neighbour) hits all of them alike, each round gives one paired sample
- *    per variant, and what a batch leaves behind falls on all alike.
+ *  - Variants are interleaved in rounds, one batch each per round: drift
+ *    (frequency, a noisy neighbour) hits all of them alike, and each round
+ *    gives one paired sample per variant.  The order is the list's in every
+ *    round where a batch plays a sequence of sizes whole (a predictor learns
+ *    it, and the others' batches wear that off: each variant gets the same
+ *    number of them), and balanced orders (round_order_at() below)
+ *    otherwise.
  *  - A batch is K consecutive copies timed as a whole (K is the same for all
  *    variants of a cell: about 64 rounds fit the budget, the slowest
  *    variant's batch stays under 1 ms, the fastest one's over 2 us), giving
@@ -207,21 +210,18 @@ struct measure;
 struct measure *measure_new(void);
 void measure_free(struct measure *m);
 
-/* The order of a round's variants: round_order_at(row, x, nv) is the
- * variant at position x of order row, for rows 0, 1, ... (taken modulo
+/* The balanced orders of a round's variants: round_order_at(row, x, nv) is
+ * the variant at position x of order row, for rows 0, 1, ... (taken modulo
  * round_order_rows(nv)).  The rows are a Williams design: row 0 is 0, 1,
  * nv-1, 2, nv-2, ..., row r adds r to every entry (modulo nv), and for an
  * odd nv, nv more rows subtract 0, 1, ... nv-1 from row 0 reversed.  Over
  * round_order_rows(nv) rows each variant takes every position equally
  * often and, within a round, comes right after every other variant equally
  * often, so that what one variant leaves behind (the branch predictor's
- * state, the core's) falls on all the others alike.  Across rounds the
- * balance is partial (docs/bench.md, "The orders").  nv >= 1, x < nv.  With the rows rotated only (A B
- * C, B C A, C A B), B came right after A, never before it, within a round;
- * in the repeated regime of Memcpy_2.csv ucopy_try then read 0.93-0.95x
- * ucopy_memcpy with glibc's memcpy listed between them and 1.03-1.07x with
- * it listed last, and balanced 0.99-1.03x both ways (Zen 3 guest, AMD
- * family 25 model 1; docs/bench.md, "The orders"). */
+ * state, the core's) falls on all the others alike; across rounds the
+ * balance is partial.  Rotation alone (A B C, B C A, C A B) put B right
+ * after A, never before it (docs/bench.md, "The orders").  nv >= 1,
+ * x < nv. */
 size_t round_order_rows(size_t nv);
 size_t round_order_at(size_t row, size_t x, size_t nv);
 
