@@ -116,7 +116,7 @@ int preload_find(char *path, size_t len, char *err, size_t errlen)
 	 * failed better than "not found". */
 	char why[160], first[PATH_MAX + 200] = "";
 	const char *dirs[3] = { NULL, NULL, UCOPY_LIBDIR };
-	const char *rels[3] = { PRELOAD_NAME, "../lib/" PRELOAD_NAME, PRELOAD_NAME };
+	const char *rels[3] = { PRELOAD_NAME, ("../lib/" PRELOAD_NAME), PRELOAD_NAME };
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
