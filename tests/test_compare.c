@@ -542,27 +542,56 @@ static void test_round_neighbours(void)
 	check_group("measure_cell: each variant follows each other one about as often");
 }
 
-/* A sequence of sizes that a batch plays whole keeps one order: the log
- * goes a, b, c, a, b, c... throughout, so every variant has the two others
- * between two batches of its own. */
-static void test_round_one_order(void)
+/* note_order, slowly: about a microsecond a call, so that a batch stays
+ * under a few thousand calls (MAX_BATCH_NS). */
+static void note_order_slow(void *ctx, void *dst, const void *src, size_t n)
 {
-	static const size_t sizes[] = { 64, 32 };
-	struct variant v[3];
-	struct copy_seq seq;
-	CHECK(copy_seq_sizes(&seq, sizes, 2) == 0, "copy_seq_sizes");
-	for (uintptr_t i = 0; i < 3; i++)
-		variant_call(&v[i], i == 0 ? "a" : i == 1 ? "b" : "c", note_order, (void *)i);
+	for (volatile unsigned spin = 0; spin < 1000; spin++)
+		;
+	note_order(ctx, dst, src, n);
+}
+
+/* The transitions in the order log of four variants (fn) over `rounds`
+ * rounds of seq that do not go to the next variant in list order. */
+static size_t off_list_order(const struct copy_seq *seq, unsigned rounds,
+			     void (*fn)(void *, void *, const void *, size_t))
+{
+	struct variant v[4];
+	static const char *const names[4] = { "a", "b", "c", "d" };
+	for (uintptr_t i = 0; i < 4; i++)
+		variant_call(&v[i], names[i], fn, (void *)i);
 	order_log.n = 0;
-	time_sites(&seq, v, 3, 24);
-	copy_seq_free(&seq);
+	time_sites(seq, v, 4, rounds);
 	size_t off = 0;
 	for (size_t k = 1; k < order_log.n; k++)
-		off += order_log.id[k] != (order_log.id[k - 1] + 1) % 3;
-	CHECK(order_log.n >= 3 * 24, "%zu batches logged", order_log.n);
-	CHECK(!off, "%zu of %zu batches did not follow the one before in list order", off,
-	      order_log.n);
-	check_group("measure_cell: a sequence a batch plays whole keeps one order");
+		off += order_log.id[k] != (order_log.id[k - 1] + 1) % 4;
+	CHECK(order_log.n >= 4 * rounds, "%zu batches logged", order_log.n);
+	return off;
+}
+
+/* A sequence of sizes a predictor may learn, shorter than an unlearnable
+ * one, keeps one order, however many copies a batch has: the log goes a, b,
+ * c, d, a... throughout, so every variant has the three others between two
+ * batches of its own (four variants: the balanced orders' first is a, b,
+ * d, c).  The slow variants keep a batch shorter than the 8192-copy
+ * sequence.  An unlearnable one goes through the balanced orders. */
+static void test_round_one_order(void)
+{
+	static size_t sizes[DIST_SEQ_UNLEARNABLE];
+	for (size_t i = 0; i < DIST_SEQ_UNLEARNABLE; i++)
+		sizes[i] = i % 2 ? 32 : 64;
+	struct copy_seq seq;
+	CHECK(copy_seq_sizes(&seq, sizes, DIST_SEQ_REPEAT_DEFAULT) == 0, "copy_seq_sizes");
+	size_t off = off_list_order(&seq, 24, note_order_slow);
+	copy_seq_free(&seq);
+	CHECK(!off, "a %zu-copy sequence: %zu batches did not follow the one before in list order",
+	      (size_t)DIST_SEQ_REPEAT_DEFAULT, off);
+	CHECK(copy_seq_sizes(&seq, sizes, DIST_SEQ_UNLEARNABLE) == 0, "copy_seq_sizes");
+	off = off_list_order(&seq, 24, note_order);
+	copy_seq_free(&seq);
+	CHECK(off >= 24, "a %zu-copy sequence: only %zu batches out of list order",
+	      (size_t)DIST_SEQ_UNLEARNABLE, off);
+	check_group("measure_cell: a learnable sequence keeps one order, an unlearnable one not");
 }
 
 /* Each variant calls from sites of its own (a site that called one variant

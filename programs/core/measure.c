@@ -1118,16 +1118,17 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 	size_t r;
 	struct rng placement;
 	rng_seed(&placement, STACK_SEED);
-	/* A batch that plays a sequence of sizes whole lets the predictor
-	 * learn it, and what it learnt wears off while the others run: with
-	 * the order moving, a variant's time followed how many batches of the
-	 * others came since its own last one (ucopy_memcpy on Memcpy_2.csv's
-	 * repeated sequence, 7.8 ns after one, 10.3 after four; Zen 3 guest,
-	 * AMD family 25 model 1), and three untimed passes of its own sequence
-	 * first did not undo it.  So such a cell keeps one order: every
-	 * variant has the same nv - 1 batches of others between two of its
-	 * own (docs/bench.md, "The orders"). */
-	int one_order = run->places == 1 && seq->len < k;
+	/* A sequence of sizes shorter than an unlearnable one is one a
+	 * predictor may learn (dist.h), and what it learnt wears off while
+	 * the others run: with the order moving, a variant's time followed how
+	 * many batches of the others came since its own last one (ucopy_memcpy
+	 * on Memcpy_2.csv's repeated sequence, 7.8 ns after one, 10.4 after
+	 * four; Zen 3 guest, AMD family 25 model 1), and three untimed passes
+	 * of its own sequence first did not undo it.  So such a cell keeps one
+	 * order: every variant has the same nv - 1 batches of others between
+	 * two of its own (docs/bench.md, "The orders").  The length decides,
+	 * not the batch, which the budget and the speeds set. */
+	int one_order = run->places == 1 && seq->len < DIST_SEQ_UNLEARNABLE;
 	for (r = 0; r < run->max_rounds; r++) {
 		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
 			break;

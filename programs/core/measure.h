@@ -10,10 +10,10 @@
  *  - Variants are interleaved in rounds, one batch each per round: drift
  *    (frequency, a noisy neighbour) hits all of them alike, and each round
  *    gives one paired sample per variant.  The order is the list's in every
- *    round where a batch plays a sequence of sizes whole (a predictor learns
- *    it, and the others' batches wear that off: each variant gets the same
- *    number of them), and balanced orders (round_order_at() below)
- *    otherwise.
+ *    round for a sequence of sizes a predictor may learn (shorter than
+ *    DIST_SEQ_UNLEARNABLE: the others' batches wear off what it learnt, and
+ *    so each variant gets the same number of them), and balanced orders
+ *    (round_order_at() below) otherwise.
  *  - A batch is K consecutive copies timed as a whole (K is the same for all
  *    variants of a cell: about 64 rounds fit the budget, the slowest
  *    variant's batch stays under 1 ms, the fastest one's over 2 us), giving
