@@ -509,19 +509,28 @@ static void note_order(void *ctx, void *dst, const void *src, size_t n)
 		order_log.id[order_log.n++] = id;
 }
 
+/* Times nv (up to 4) variants fn, each noting its id, over `rounds` rounds
+ * of seq: order_log holds the order of their batches. */
+static void log_orders(const struct copy_seq *seq, size_t nv, unsigned rounds,
+		       void (*fn)(void *, void *, const void *, size_t))
+{
+	struct variant v[4];
+	static const char *const names[4] = { "a", "b", "c", "d" };
+	for (uintptr_t i = 0; i < nv; i++)
+		variant_call(&v[i], names[i], fn, (void *)i);
+	order_log.n = 0;
+	time_sites(seq, v, nv, rounds);
+}
+
 /* measure_cell runs the rounds in those orders: over 48 rounds of three
  * variants each one comes right after each other one about as often.  In
  * rotated order only (A B C, B C A, ...), B came right after A in nearly
  * every round and A after B only where the order changed. */
 static void test_round_neighbours(void)
 {
-	struct variant v[3];
 	struct copy_seq seq;
 	CHECK(copy_seq_fixed(&seq, 64, 0, 0) == 0, "copy_seq_fixed");
-	for (uintptr_t i = 0; i < 3; i++)
-		variant_call(&v[i], i == 0 ? "a" : i == 1 ? "b" : "c", note_order, (void *)i);
-	order_log.n = 0;
-	time_sites(&seq, v, 3, 48);
+	log_orders(&seq, 3, 48, note_order);
 	copy_seq_free(&seq);
 	unsigned pair[3][3] = { { 0 } }, lo = ~0u, hi = 0;
 	for (size_t k = 1; k < order_log.n; k++)
@@ -556,12 +565,7 @@ static void note_order_slow(void *ctx, void *dst, const void *src, size_t n)
 static size_t off_list_order(const struct copy_seq *seq, unsigned rounds,
 			     void (*fn)(void *, void *, const void *, size_t))
 {
-	struct variant v[4];
-	static const char *const names[4] = { "a", "b", "c", "d" };
-	for (uintptr_t i = 0; i < 4; i++)
-		variant_call(&v[i], names[i], fn, (void *)i);
-	order_log.n = 0;
-	time_sites(seq, v, 4, rounds);
+	log_orders(seq, 4, rounds, fn);
 	size_t off = 0;
 	for (size_t k = 1; k < order_log.n; k++)
 		off += order_log.id[k] != (order_log.id[k - 1] + 1) % 4;

@@ -618,8 +618,8 @@ void report_write_html(FILE *f, const struct report *r)
 
 	fputs("<h2 id=\"method\">How this was measured</h2>\n", f);
 	para(f, NULL, "Every cell interleaves its variants in rounds, so that drift hits "
-	     "them alike, in the orders docs/bench.md (\"The orders\") gives; a round times a batch of copies per variant, "
-	     "called through a function pointer with sizes read from memory. Times are "
+	     "them alike, in the orders docs/bench.md (\"The orders\") gives; a round "
+	     "times a batch of copies per variant, called through a function pointer with sizes read from memory. Times are "
 	     "medians over the rounds. Buffers are mapped and written before timing. "
 	     "See docs/report.md for how to read each chart and table; --json writes "
 	     "every number on this page.");
