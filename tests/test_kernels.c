@@ -147,7 +147,7 @@ static void test_table(void)
 #ifdef UCOPY_PORT_x86_64
 	static const char *const order[] = {
 		"byte", "word", "unrolled", "movsq", "movsb", "movsb_aligned",
-		"movsb_safe", "sse2", "avx2", "avx512", "nt", "nt512", "libc",
+		"movsb_safe", "movsb_coaligned", "sse2", "avx2", "avx512", "nt", "nt512", "libc",
 	};
 	const int port_faults = 1;
 	/* SSE2 is x86-64's baseline: sse2 stands in even when a mask
@@ -235,7 +235,8 @@ static void test_extable(void)
 	} fns[] = {
 #ifdef UCOPY_PORT_x86_64
 		BODIES(byte), BODIES(word), BODIES(unrolled), BODIES(movsq),
-		BODIES(movsb), BODIES(movsb_aligned), BODIES(movsb_safe), BODIES(sse2),
+		BODIES(movsb), BODIES(movsb_aligned), BODIES(movsb_safe),
+		BODIES(movsb_coaligned), BODIES(sse2),
 		BODIES(avx2), BODIES(avx512), BODIES(nt), BODIES(nt512),
 #else
 		BODIES(byte), BODIES(word), BODIES(ldp), BODIES(ldtr), BODIES(neon),

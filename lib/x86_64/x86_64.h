@@ -20,6 +20,7 @@ KERNEL_DECL(movsq);
 KERNEL_DECL(movsb);
 KERNEL_DECL(movsb_aligned);
 KERNEL_DECL(movsb_safe);
+KERNEL_DECL(movsb_coaligned);
 KERNEL_DECL(sse2);
 KERNEL_DECL(avx2);
 KERNEL_DECL(avx512);

@@ -1,13 +1,15 @@
 /*
- * movsb.S - rep movsb three ways: as it is (movsb, the kernels' own
+ * movsb.S - rep movsb four ways: as it is (movsb, the kernels' own
  * instruction, which the Linux policies replay); with the destination from a
- * cache line's start (movsb_aligned); and movsb_aligned unless src and dst
- * sit at a distance where rep movsb falls off a cliff (movsb_safe).
+ * cache line's start (movsb_aligned); movsb_aligned unless src and dst sit
+ * at a distance where rep movsb falls off a cliff (movsb_safe); and
+ * movsb_aligned only where src and dst are co-aligned, at a distance that
+ * is a multiple of 32 outside the cliff (movsb_coaligned).
  *
  * Assumptions: x86-64 SysV; DF clear (the ABI guarantees it); no alignment;
  * src and dst do not overlap.  rep movsb runs on every x86-64 and is fast
- * with ERMS (and for short sizes with FSRM).  movsb_safe needs AVX2 as well,
- * for the sizes it hands to the avx2 kernel.
+ * with ERMS (and for short sizes with FSRM).  movsb_safe and movsb_coaligned
+ * need AVX2 as well, for the copies they hand to the avx2 kernel.
  *
  * One size class: the microcode picks its own strategy by size.
  * movsb_aligned adds one: from 128 bytes, a destination that does not start
@@ -87,5 +89,31 @@ KERNEL(movsb_aligned)
 .endm
 
 KERNEL(movsb_safe)
+
+/* movsb_aligned only for co-aligned copies, (dst - src) mod 32 = 0, which
+ * are where Zen 3's rep movsb keeps up with avx2's loop: at 20-56 KiB,
+ * where the two buffers together are past the L1d, it took 0.95-1.00x
+ * avx2's time hot (glibc's rep movsb the same), while at distance 2064
+ * avx2 took 0.88-0.91x rep movsb's (Zen 3 guest, family 25 model 1;
+ * docs/performance-zen3.md, "rep movsb for co-aligned copies").  The one
+ * co-aligned distance inside the cliff, 32, goes to avx2 as well. */
+.macro movsb_coaligned_body try
+	mov	%edi, %ecx
+	sub	%esi, %ecx
+	and	$4095, %ecx
+	cmp	$32, %ecx
+	je	.Lcoaligned_avx2_\try
+	test	$31, %cl
+	jnz	.Lcoaligned_avx2_\try
+	movsb_aligned_body \try, coaligned
+.Lcoaligned_avx2_\try:
+	.if \try
+	jmp	ucopy_t_avx2
+	.else
+	jmp	ucopy_k_avx2
+	.endif
+.endm
+
+KERNEL(movsb_coaligned)
 
 	.section .note.GNU-stack, "", @progbits
