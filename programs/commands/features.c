@@ -7,6 +7,7 @@
 #include "output.h"
 #include "ucopy.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void help_features(FILE *f)
@@ -27,7 +28,7 @@ void help_features(FILE *f)
 }
 
 static void print_json(const struct ucopy_cpu *c, const char *policy,
-		       const struct ucopy_active *a)
+		       const char *why, const struct ucopy_active *a)
 {
 	struct json j;
 	json_init(&j, stdout, 1);
@@ -45,8 +46,6 @@ static void print_json(const struct ucopy_cpu *c, const char *policy,
 	}
 	json_end_array(&j);
 	json_key(&j, "features_mask"); json_string(&j, c->mask_note);
-	char why[512];
-	ucopy_auto_explain(why, sizeof why);
 	json_key(&j, "auto_row"); json_string(&j, why);
 	json_key(&j, "policy"); json_string(&j, policy);
 	json_key(&j, "policy_source"); json_string(&j, ucopy_source_name(a->source));
@@ -58,7 +57,7 @@ static void print_json(const struct ucopy_cpu *c, const char *policy,
 }
 
 static void print_text(const struct ucopy_cpu *c, const char *policy,
-		       const struct ucopy_active *a)
+		       const char *why, const struct ucopy_active *a)
 {
 	char l1[16], l2[16], l3[16];
 	/* The brand, the profile's path and the reason (which quotes
@@ -95,8 +94,6 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 		printf(" %s%s", k->name,
 		       ucopy_kernel_supported(k, c->features) ? "" : "(unsupported)");
 	}
-	char why[512];
-	ucopy_auto_explain(why, sizeof why);
 	printf("\npolicy    %s\n", policy);
 	printf("auto      %s\n", why);
 	printf("source    %s", ucopy_source_name(a->source));
@@ -130,10 +127,19 @@ int cmd_features(int argc, char **argv)
 	const struct ucopy_active *a = ucopy_active();
 	char policy[512];
 	ucopy_policy_format(a->policy, policy, sizeof policy);
+	/* Whole, however long a row's reasons grow. */
+	size_t n = ucopy_auto_explain(NULL, 0) + 1;
+	char *why = malloc(n);
+	if (!why) {
+		cli_error("features: out of memory");
+		return EXIT_FAIL;
+	}
+	ucopy_auto_explain(why, n);
 	if (json)
-		print_json(c, policy, a);
+		print_json(c, policy, why, a);
 	else
-		print_text(c, policy, a);
+		print_text(c, policy, why, a);
+	free(why);
 	/* The report first, for the reason it gives; then the same refusal
 	 * as every other command's (main() checks that stdout was written). */
 	return cli_env_check(CLI_ENV_CHECK | CLI_ENV_PROFILE);
