@@ -485,10 +485,8 @@ static void check_auto(uint64_t f, const char *label)
 		 * the default row, then movsb_safe; the running CPU's row
 		 * (ucopy_auto_explain) may take it further, never below 2
 		 * KiB, to at most 1 MiB before movsb_safe, or, where the row
-		 * says so, to the streaming stores with no movsb_safe band
-		 * (Zen 3).  Such a row may hand co-aligned copies to rep
-		 * movsb for a band of at most 1 MiB, the vector kernel
-		 * taking up again after it (movsb_coaligned, Zen 3). */
+		 * says so, to the streaming stores with no rep movsb at all
+		 * (Zen 3). */
 		size_t from = zmm ? 4096 : 2048;
 		int own = f == ucopy_cpu()->features;
 		if (own)
@@ -498,22 +496,7 @@ static void check_auto(uint64_t f, const char *label)
 		char why[1024] = "";
 		if (own)
 			ucopy_auto_explain(why, sizeof why);
-		unsigned first = 1;
-		if (own && at == ucopy_kernel_find("movsb_coaligned")) {
-			size_t to = p.rule[1].limit;
-			CHECK(from >= 2048 && to - from <= ((size_t)1 << 20) &&
-			      p.nrules > 2 && p.rule[2].kernel == below,
-			      "auto (%s): the co-aligned band [%zu, %zu) does not return to %s: %s",
-			      label, from, to, below->name, text);
-			CHECK(strstr(why, "co-aligned") != NULL,
-			      "auto (%s) has a co-aligned band its row does not name: %s", label, why);
-			if (p.nrules > 2 && p.rule[2].kernel == below) {
-				first = 3;
-				from = p.rule[2].limit;
-				at = ucopy_policy_kernel(&p, from);
-			}
-		}
-		int stream = own && p.nrules == first + 1 && strstr(why, "no movsb_safe band") &&
+		int stream = own && p.nrules == 2 && strstr(why, "no rep movsb") &&
 			     (at == ucopy_kernel_find("nt") || at == ucopy_kernel_find("nt512"));
 		CHECK(from >= 2048 && (stream || from <= ((size_t)1 << 20)),
 		      "auto (%s): the vector range ends at %zu: %s", label, from, text);

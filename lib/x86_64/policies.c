@@ -182,11 +182,6 @@ struct auto_row {
 	size_t unguarded_from;  /* movsb_aligned from here: the guard against
 				   the aliasing cliff costs more than it saves;
 				   0: never */
-	size_t coaligned_from, coaligned_to;
-				/* movsb_coaligned in [from, to), inside the
-				   vector range: rep movsb for co-aligned
-				   copies, the vector kernel for the rest;
-				   0, 0: no such band */
 };
 
 static const struct auto_row rows[] = {
@@ -206,7 +201,7 @@ static const struct auto_row rows[] = {
 	    "time at 256 KiB; plain rep movsb 1.03-1.10x movsb_aligned's at 4 MiB off a line); "
 	    "no streaming stores (rep movsb 12-20% ahead of nt512 cold at 16-256 MiB); "
 	    "docs/performance-zen5.md" },
-	  "avx512", 17 * KIB, 0, 192 * KIB, 0, 0 },
+	  "avx512", 17 * KIB, 0, 192 * KIB },
 	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4 shares
 	 * the family and the row, unmeasured).  Hot, avx2 took 0.56-0.81x
 	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.90-1.00x at
@@ -214,28 +209,27 @@ static const struct auto_row rows[] = {
 	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
 	 * (docs/performance-zen3.md, "The vector range").  glibc 2.36 stops
 	 * its rep movsb at the L2's size on AMD (rep_movsb_stop_threshold).
-	 * Except co-aligned copies ((dst - src) mod 32 = 0) at 20-64 KiB,
-	 * where the two buffers together are past the L1d: rep movsb took
-	 * 0.95-1.00x avx2's time hot there (1.02-1.07x in one process of 13,
-	 * on a core that ran everything faster) and 0.98-1.02x cold; from 64
-	 * KiB it took 1-3% longer cold and gained about 1% hot ("rep movsb
-	 * for co-aligned copies", the same file). */
+	 * Not movsb_coaligned at 20-64 KiB, though there it ties glibc's rep
+	 * movsb where avx2 takes 1.02-1.05x its time: with the first limit at
+	 * 20K the fleetbench files' rare larger copies leave the fast entry,
+	 * and in bar 2's repeated regime ucopy_memcpy went from 0.89-0.91x
+	 * glibc's time to 1.03-1.08x ("rep movsb for co-aligned copies", the
+	 * same file). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
-	    "avx2 up to the streaming threshold and no movsb_safe band, but rep movsb for "
-	    "co-aligned copies ((dst - src) mod 32 = 0) at 20-64 KiB; on Zen 3, model 1, avx2 "
-	    "took 0.56-1.00x rep movsb's time hot at 2 KiB-2 MiB (co-aligned at 20-64 KiB "
-	    "1.00-1.05x), a tie at 4-8 MiB and cold; rep movsb's 10-47x cliff at (dst - src) "
-	    "mod 4096 in 1..31 is never met; Zen 4 unmeasured; docs/performance-zen3.md" },
-	  "avx2", AUTO_VEC_TO_STREAM, 1, 0, 20 * KIB, 64 * KIB },
+	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
+	    "0.56-1.00x its time hot at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's "
+	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
+	    "docs/performance-zen3.md" },
+	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
 	{ { "GenuineIntel", 6, "Intel family 6",
 	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
 	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
-	  NULL, 0, 1, 0, 0, 0 },
+	  NULL, 0, 1, 0 },
 	{ { NULL, 0, "default",
 	    "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
 	    "streaming stores from a quarter of the L3" },
-	  NULL, 0, 1, 0, 0, 0 },
+	  NULL, 0, 1, 0 },
 };
 
 static const struct auto_row *auto_row(uint64_t f)
@@ -265,13 +259,6 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f) && limit != AUTO_VEC_TO_STREAM)
 		large = "movsb_safe";
 	buf[0] = 0;
-	if (row->coaligned_to && row->vec && !strcmp(vec, row->vec) &&
-	    runs("movsb_coaligned", f)) {
-		char from[32], to[32];
-		ucopy_size_format(row->coaligned_from, from, sizeof from);
-		ucopy_size_format(row->coaligned_to, to, sizeof to);
-		ucopy_put(buf, len, &pos, "%s:%s,%s:movsb_coaligned,", from, vec, to);
-	}
 	if (strcmp(large, vec)) {
 		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
