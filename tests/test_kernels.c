@@ -289,6 +289,71 @@ static void test_extable(void)
 }
 #endif
 
+#ifdef UCOPY_PORT_x86_64
+/* Which way a guarded rep movsb kernel sent a copy, without a timer: the
+ * avx2 body ends every copy of 32 bytes or more with vzeroupper, which
+ * clears ymm15's upper half, and rep movsb leaves it.  Returns 1 when the
+ * upper half survived the call (rep movsb), 0 when it did not (avx2).  The
+ * call steps over the red zone, which this function's locals may use. */
+static int kept_upper(const struct ucopy_kernel *k, int try, void *dst, const void *src,
+		      size_t n)
+{
+	static const uint64_t ones[4] = { ~0ull, ~0ull, ~0ull, ~0ull };
+	void *fn = try ? (void *)k->try_fn : (void *)k->fn;
+	uint64_t hi;
+	__asm__ volatile("vmovdqu %[ones], %%ymm15\n\t"
+			 "sub $128, %%rsp\n\t"
+			 "call *%[fn]\n\t"
+			 "add $128, %%rsp\n\t"
+			 "vextracti128 $1, %%ymm15, %%xmm15\n\t"
+			 "vmovq %%xmm15, %[hi]\n\t"
+			 "vzeroupper"
+			 : [hi] "=&r"(hi), "+D"(dst), "+S"(src), "+d"(n)
+			 : [fn] "r"(fn), [ones] "m"(ones)
+			 : "rax", "rcx", "r8", "r9", "r10", "r11", "memory", "cc",
+			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+			   "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+			   "xmm15");
+	return hi != 0;
+}
+
+/* The guards' routing by (dst - src) mod 4096: movsb_safe hands 1..63 to
+ * avx2; movsb_coaligned runs rep movsb only where the distance is a
+ * multiple of 32 other than 32.  A wrong test copies just as well, so
+ * test_kernel cannot see it. */
+static void test_routing(void)
+{
+	static const unsigned dist[] = { 0, 1, 8, 16, 31, 32, 33, 48, 63, 64, 65, 96,
+					 100, 2048, 2064, 2080, 4032, 4064, 4095 };
+	const size_t n = 4113;
+	static const char *const names[] = { "movsb_safe", "movsb_coaligned" };
+	for (int g = 0; g < 2; g++) {
+		const struct ucopy_kernel *k = ucopy_kernel_find(names[g]);
+		char name[64];
+		snprintf(name, sizeof name, "routing %s", names[g]);
+		if (!k || !ucopy_kernel_supported(k, ucopy_cpu()->features)) {
+			check_skip(name, "the CPU cannot run this kernel");
+			continue;
+		}
+		for (size_t i = 0; i < sizeof dist / sizeof dist[0]; i++)
+			for (int try = 0; try < 2; try++) {
+				unsigned d = dist[i];
+				int movsb = g == 0 ? d == 0 || d > 63 : d % 32 == 0 && d != 32;
+				/* dstbuf and srcbuf are page-aligned: this is the distance */
+				unsigned char *s = srcbuf + GUARD, *t = dstbuf + GUARD + d;
+				memset(t, FILL, n);
+				int kept = kept_upper(k, try, t, s, n);
+				CHECK(kept == movsb, "%s%s, (dst - src) mod 4096 = %u: ran %s, expected %s",
+				      names[g], try ? " (try body)" : "", d, kept ? "rep movsb" : "avx2",
+				      movsb ? "rep movsb" : "avx2");
+				CHECK(memcmp(t, s, n) == 0, "%s%s, distance %u: the copy differs",
+				      names[g], try ? " (try body)" : "", d);
+			}
+		check_group(name);
+	}
+}
+#endif
+
 int main(void)
 {
 	const char *env = getenv("UCOPY_TEST_SEED");
@@ -308,6 +373,9 @@ int main(void)
 
 	test_table();
 	test_extable();
+#ifdef UCOPY_PORT_x86_64
+	test_routing();
+#endif
 	for (size_t i = 0; i < ucopy_kernel_count(); i++) {
 		const struct ucopy_kernel *k = ucopy_kernel_at(i);
 		test_kernel(k, 0);

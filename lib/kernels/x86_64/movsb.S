@@ -74,44 +74,45 @@ KERNEL(movsb)
 
 KERNEL(movsb_aligned)
 
+/* j<cc> to the avx2 body of the same kind: both bodies then run the same
+ * bytes at the same offsets (the jump's target is a relocation). */
+.macro JCC_AVX2 try, cc
+	.if \try
+	j\cc	ucopy_t_avx2
+	.else
+	j\cc	ucopy_k_avx2
+	.endif
+.endm
+
 .macro movsb_safe_body try
 	mov	%edi, %ecx
 	sub	%esi, %ecx
 	and	$4095, %ecx
 	dec	%ecx
 	cmp	$63, %ecx
-	.if \try
-	jb	ucopy_t_avx2
-	.else
-	jb	ucopy_k_avx2
-	.endif
+	JCC_AVX2 \try, b
 	movsb_aligned_body \try, safe
 .endm
 
 KERNEL(movsb_safe)
 
-/* movsb_aligned only for co-aligned copies, (dst - src) mod 32 = 0, which
- * are where Zen 3's rep movsb keeps up with avx2's loop: at 20-56 KiB,
- * where the two buffers together are past the L1d, it took 0.95-1.00x
- * avx2's time hot (glibc's rep movsb the same), while at distance 2064
- * avx2 took 0.88-0.91x rep movsb's (Zen 3 guest, family 25 model 1;
- * docs/performance-zen3.md, "rep movsb for co-aligned copies").  The one
- * co-aligned distance inside the cliff, 32, goes to avx2 as well. */
+/* movsb_aligned only for co-aligned copies, (dst - src) mod 32 = 0, the
+ * only ones where Zen 3's rep movsb keeps up with avx2's loop, and there
+ * only from about 20 KiB, where the two buffers together are past the L1d:
+ * at 20-56 KiB co-aligned, movsb_aligned took 0.95-1.01x avx2's time hot,
+ * as glibc's rep movsb did, while at distance 2064 avx2 took 0.88-0.91x
+ * glibc's rep movsb's at 24-64 KiB (Zen 3 guest, family 25 model 1;
+ * docs/performance-zen3.md, "rep movsb for co-aligned copies").  Distance
+ * 32, inside movsb_safe's 1..63 guard, goes to avx2 as well. */
 .macro movsb_coaligned_body try
 	mov	%edi, %ecx
 	sub	%esi, %ecx
 	and	$4095, %ecx
 	cmp	$32, %ecx
-	je	.Lcoaligned_avx2_\try
+	JCC_AVX2 \try, e
 	test	$31, %cl
-	jnz	.Lcoaligned_avx2_\try
+	JCC_AVX2 \try, nz
 	movsb_aligned_body \try, coaligned
-.Lcoaligned_avx2_\try:
-	.if \try
-	jmp	ucopy_t_avx2
-	.else
-	jmp	ucopy_k_avx2
-	.endif
 .endm
 
 KERNEL(movsb_coaligned)
