@@ -591,6 +591,15 @@ static void test_fit(void)
 	CHECK(!strncmp(text, bare, sizeof bare - 1), "featureless CPU: %s", text);
 	CHECK(strstr(note, "movsb_safe -> movsb (") != NULL, "note: '%s'", note);
 
+	/* movsb_coaligned hands what is not co-aligned to avx2: without AVX2,
+	 * rep movsb for all, from the line's start. */
+	ucopy_policy_parse(&p, "20K:avx2,64K:movsb_coaligned,8M:avx2,nt", err, sizeof err);
+	n = ucopy_policy_fit(&p, F(SSE2) | ERMS_RG, note, sizeof note);
+	ucopy_policy_format(&p, text, sizeof text);
+	CHECK(n == 3 && !strcmp(text, "20K:sse2,64K:movsb_aligned,8M:sse2,nt"),
+	      "sse2+erms CPU: %d changes: %s", n, text);
+	CHECK(strstr(note, "movsb_coaligned -> movsb_aligned") != NULL, "note: '%s'", note);
+
 	/* rep movsb and rep movsq run everywhere: they stay. */
 	ucopy_policy_parse(&p, "8:byte,64:word,movsb", err, sizeof err);
 	before = p;

@@ -209,15 +209,16 @@ static const struct auto_row rows[] = {
 	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
 	 * (docs/performance-zen3.md, "The vector range").  glibc 2.36 stops
 	 * its rep movsb at the L2's size on AMD (rep_movsb_stop_threshold).
-	 * Not movsb_coaligned at 20-64 KiB, though there it ties glibc's rep
-	 * movsb where avx2 takes 1.02-1.05x its time: with the first limit at
-	 * 20K the fleetbench files' rare larger copies leave the fast entry,
-	 * and in bar 2's repeated regime ucopy_memcpy went from 0.89-0.91x
-	 * glibc's time to 1.03-1.08x ("rep movsb for co-aligned copies", the
-	 * same file). */
+	 * Not movsb_coaligned at 20-64 KiB, though for co-aligned copies at
+	 * 20-56 KiB it ties glibc's rep movsb where avx2 takes 1.00-1.05x its
+	 * time: with the first limit at 20K the fleetbench files' rare larger
+	 * copies leave the fast entry, and in bar 2's repeated regime
+	 * ucopy_memcpy went from 0.89-0.93x glibc's time to 1.03-1.08x ("rep
+	 * movsb for co-aligned copies", the same file). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
 	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
-	    "0.56-1.00x its time hot at 2 KiB-2 MiB, a tie at 4-8 MiB and cold; and rep movsb's "
+	    "0.56-1.00x its time hot at 2 KiB-2 MiB but 1.00-1.05x co-aligned at 20-56 KiB, "
+	    "a tie at 4-8 MiB and cold; and rep movsb's "
 	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
 	    "docs/performance-zen3.md" },
 	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
@@ -283,13 +284,14 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 /*=====   Fitting   =====*/
 
 /* Nearest kernels first.  movsb_safe without its vector guard is
- * movsb_aligned: a CPU without AVX2 predates the parts with the Zen 3 cliff. */
+ * movsb_aligned: a CPU without AVX2 predates the parts with the Zen 3 cliff;
+ * so is movsb_coaligned (movsb_safe needs what it needs). */
 const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] = {
 	{ "avx512", "avx2", "sse2", "unrolled", NULL },
 	{ "avx2", "sse2", "unrolled", NULL },
 	{ "sse2", "unrolled", NULL },
 	{ "movsb_safe", "movsb_aligned", "movsb", NULL },
-	{ "movsb_coaligned", "movsb_safe", "movsb_aligned", "movsb", NULL },
+	{ "movsb_coaligned", "movsb_aligned", "movsb", NULL },
 	{ "movsb_aligned", "movsb", NULL },
 	{ "nt512", "nt", "unrolled", NULL },
 	{ "nt", "unrolled", NULL },
