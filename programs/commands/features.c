@@ -125,20 +125,24 @@ int cmd_features(int argc, char **argv)
 	}
 	const struct ucopy_cpu *c = ucopy_cpu();
 	const struct ucopy_active *a = ucopy_active();
-	char policy[512];
-	ucopy_policy_format(a->policy, policy, sizeof policy);
-	/* Whole, however long a row's reasons grow. */
-	size_t n = ucopy_auto_explain(NULL, 0) + 1;
-	char *why = malloc(n);
-	if (!why) {
-		cli_error("features: out of memory");
+	/* Both whole, however long: sixteen rules with 20-digit limits, or a
+	 * row's reasons with a mask's ending, pass 512 bytes. */
+	size_t np = ucopy_policy_format(a->policy, NULL, 0) + 1;
+	size_t nw = ucopy_auto_explain(NULL, 0) + 1;
+	char *policy = malloc(np), *why = malloc(nw);
+	if (!policy || !why) {
+		free(policy);
+		free(why);
+		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
-	ucopy_auto_explain(why, n);
+	ucopy_policy_format(a->policy, policy, np);
+	ucopy_auto_explain(why, nw);
 	if (json)
 		print_json(c, policy, why, a);
 	else
 		print_text(c, policy, why, a);
+	free(policy);
 	free(why);
 	/* The report first, for the reason it gives; then the same refusal
 	 * as every other command's (main() checks that stdout was written). */

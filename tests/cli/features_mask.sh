@@ -19,16 +19,6 @@ expect "mask: -avx512f,-avx2 shown in ucopy features (removed $removed)" \
 expect "mask: the auto line ends with the policy the row gives under the mask" \
 	sh -c "p=\$(sed -n 's/^policy *//p' '$out'); [ -n \"\$p\" ] &&
 	       grep -q \"^auto .*; without the features UCOPY_FEATURES removed, the row gives \$p\\\$\" '$out'"
-# The whole line, however long the row's reasons: the Zen 3 row's with
-# this ending ran past a 512-byte buffer.
-if "$UCOPY" features | grep -q 'fsrm *yes'; then
-	UCOPY_FEATURES=-fsrm run features
-	expect "mask: -fsrm: the auto line is whole and ends with the policy" \
-		sh -c "p=\$(sed -n 's/^policy *//p' '$out'); [ -n \"\$p\" ] &&
-		       grep -q \"^auto .*; without the features UCOPY_FEATURES removed, the row gives \$p\\\$\" '$out'"
-else
-	echo "SKIP mask: -fsrm: this CPU has no fsrm to remove"
-fi
 run features
 expect "mask: none set, the auto line is the row's alone" \
 	sh -c "grep -q '^auto ' '$out' && ! grep -q 'UCOPY_FEATURES removed' '$out'"
