@@ -283,9 +283,10 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 
 /*=====   Fitting   =====*/
 
-/* Nearest kernels first.  movsb_safe without its vector guard is
- * movsb_aligned: a CPU without AVX2 predates the parts with the Zen 3 cliff;
- * so is movsb_coaligned (movsb_safe needs what it needs). */
+/* Nearest kernels first.  movsb_safe and movsb_coaligned without their
+ * avx2 side are movsb_aligned: a CPU without AVX2 predates the parts with
+ * the Zen 3 cliff.  (movsb_safe needs what movsb_coaligned needs, so it is
+ * never the nearer one.) */
 const char *const ucopy_arch_fallback[][UCOPY_FALLBACK_LEN] = {
 	{ "avx512", "avx2", "sse2", "unrolled", NULL },
 	{ "avx2", "sse2", "unrolled", NULL },

@@ -49,8 +49,8 @@ name:
 /* KERNEL(name): the two bodies of the macro name_body.  Both set rax = dst
  * first (the try body overwrites it with its count; movsb_safe's and
  * movsb_coaligned's guards come before it, and their jumps leave it to the
- * avx2 body they enter) and differ on valid
- * memory only in `xor %edx, %edx` against `xor %eax, %eax`, both 2 bytes,
+ * avx2 body they enter) and differ on valid memory only in
+ * `xor %edx, %edx` against `xor %eax, %eax`, both 2 bytes,
  * their fixup stubs coming after their returns; and both start a 64-byte
  * line.  So the try body runs the plain one's bytes at the same offsets in
  * the same lines: ucopy_try pays what ucopy_memcpy pays, not a different
