@@ -317,20 +317,37 @@ static int kept_upper(const struct ucopy_kernel *k, int try, void *dst, const vo
 	return hi != 0;
 }
 
-/* The guards' routing by (dst - src) mod 4096: movsb_safe hands 1..63 to
- * avx2; movsb_coaligned runs rep movsb only where the distance is a
- * multiple of 32 other than 32.  A wrong test copies just as well, so
- * test_kernel cannot see it. */
+/* The guards' routing by (dst - src) mod 4096 = d, each kernel's contract:
+ * movsb_safe hands 1..63 to avx2; movsb_coaligned runs rep movsb only where
+ * d is a multiple of 32 other than 32.  A wrong test copies just as well,
+ * so test_kernel cannot see it. */
+static int safe_runs_movsb(unsigned d)
+{
+	return d == 0 || d > 63;
+}
+
+static int coaligned_runs_movsb(unsigned d)
+{
+	return d % 32 == 0 && d != 32;
+}
+
 static void test_routing(void)
 {
 	static const unsigned dist[] = { 0, 1, 8, 16, 31, 32, 33, 48, 63, 64, 65, 96,
 					 100, 2048, 2064, 2080, 4032, 4064, 4095 };
+	static const struct {
+		const char *name;
+		int (*runs_movsb)(unsigned d);
+	} guards[] = {
+		{ "movsb_safe", safe_runs_movsb },
+		{ "movsb_coaligned", coaligned_runs_movsb },
+	};
 	const size_t n = 4113;
-	static const char *const names[] = { "movsb_safe", "movsb_coaligned" };
-	for (int g = 0; g < 2; g++) {
-		const struct ucopy_kernel *k = ucopy_kernel_find(names[g]);
+	for (size_t g = 0; g < sizeof guards / sizeof guards[0]; g++) {
+		const char *kname = guards[g].name;
+		const struct ucopy_kernel *k = ucopy_kernel_find(kname);
 		char name[64];
-		snprintf(name, sizeof name, "routing %s", names[g]);
+		snprintf(name, sizeof name, "routing %s", kname);
 		if (!k || !ucopy_kernel_supported(k, ucopy_cpu()->features)) {
 			check_skip(name, "the CPU cannot run this kernel");
 			continue;
@@ -338,16 +355,17 @@ static void test_routing(void)
 		for (size_t i = 0; i < sizeof dist / sizeof dist[0]; i++)
 			for (int try = 0; try < 2; try++) {
 				unsigned d = dist[i];
-				int movsb = g == 0 ? d == 0 || d > 63 : d % 32 == 0 && d != 32;
+				int movsb = guards[g].runs_movsb(d);
+				const char *body = try ? " (try body)" : "";
 				/* dstbuf and srcbuf are page-aligned: this is the distance */
 				unsigned char *s = srcbuf + GUARD, *t = dstbuf + GUARD + d;
 				memset(t, FILL, n);
 				int kept = kept_upper(k, try, t, s, n);
 				CHECK(kept == movsb, "%s%s, (dst - src) mod 4096 = %u: ran %s, expected %s",
-				      names[g], try ? " (try body)" : "", d, kept ? "rep movsb" : "avx2",
+				      kname, body, d, kept ? "rep movsb" : "avx2",
 				      movsb ? "rep movsb" : "avx2");
 				CHECK(memcmp(t, s, n) == 0, "%s%s, distance %u: the copy differs",
-				      names[g], try ? " (try body)" : "", d);
+				      kname, body, d);
 			}
 		check_group(name);
 	}
