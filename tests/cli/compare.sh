@@ -158,14 +158,24 @@ if [ "$(uname -m)" != aarch64 ]; then
 fi
 # With --runs the rounds are fixed and --seconds sets how long each is:
 # 0.003 s over 30 rounds is the shortest batch (50 us), 0.06 s the longest
-# (1 ms), 20 times as many copies a round.
+# (1 ms), 20 times as many copies a round.  The batch is planned from the
+# time left after the warm-up, so a process the host stops for most of the
+# 60 ms plans small ones (CI on a 2-vCPU Zen 5 guest read 7816 against
+# 9073 copies once): up to three tries, and the verdict is the last one's.
+# A batch that does not follow --seconds fails all three.
 rounds_batch() {
 	"$UCOPY" compare movsb word --sizes 64 --runs 30 --seconds "$1" -q --json |
 		python3 -c 'import json,sys; c=json.load(sys.stdin)["config"]; print(c["rounds"], int(c["batch_mean"]))'
 }
-short=$(rounds_batch 0.003) long=$(rounds_batch 0.06)
-expect "compare: --runs with --seconds: exactly the rounds, each as long as the seconds make it ($short / $long)" \
-	sh -c "[ '${short%% *}' = 30 ] && [ '${long%% *}' = 30 ] && [ ${long#* } -gt \$((4 * ${short#* })) ]"
+rounds_follow() {
+	[ "${1%% *}" = 30 ] && [ "${2%% *}" = 30 ] && [ "${2#* }" -gt $((4 * ${1#* })) ]
+}
+for try in 1 2 3; do
+	short=$(rounds_batch 0.003) long=$(rounds_batch 0.06)
+	rounds_follow "$short" "$long" && break
+done
+expect "compare: --runs with --seconds: exactly the rounds, each as long as the seconds make it ($short / $long, try $try)" \
+	rounds_follow "$short" "$long"
 run compare movsb word --sizes 64 --runs 20 --seconds 0.05
 expect "compare: --runs with --seconds says what the budget is for" \
 	grep -q '^method .*budget 0.05 s (with --runs: the rounds.*length, not the time taken)' "$out"
