@@ -67,7 +67,12 @@
  * this way; on the fleetbench files repeated, the geomean of its ratios
  * went from 0.91-1.01 to 0.87-0.98 and the worst file from 0.96-1.04 to
  * 0.92-1.02, unlearnable unchanged (Zen 5 guest, family 26 model 2;
- * docs/performance.md, "The fast path by lines").
+ * docs/performance.md, "The fast path by lines").  The short class's line
+ * holds 14 instructions.  On the same CPU, 15-16 of a short path's
+ * instructions starting in one line, both masked moves among them, cost
+ * 0.2-0.35 ns a copy (about 15%) against 13-14 there, the instructions
+ * unchanged (docs/performance-zen5.md, "Session 25"): one more here is
+ * to be measured.
  * Only zmm16-27 (ymm16-17/xmm16-17 in the short classes) are used: EVEX-only
  * registers leave the upper state of ymm0-15 clean, so no path needs a
  * vzeroupper.
