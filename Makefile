@@ -95,15 +95,17 @@ $(B)/%.o: %.S
 
 # The command looks for the distributions where install puts them
 # (programs/core/datadir.h): datadir.o is rebuilt when that place changes, as
-# a `make install PREFIX=...` after a plain `make` needs.
+# a `make install PREFIX=...` after a plain `make` needs.  paths.stamp holds
+# every install path something built names; it changes only when one does.
 $(B)/programs/core/datadir.o: PRG_CPPFLAGS += -DUCOPY_DATADIR='"$(DISTDIR)"'
-$(B)/programs/core/datadir.o: $(B)/datadir.stamp
+$(B)/programs/core/datadir.o: $(B)/paths.stamp
 # child.o likewise for libucopy-preload.so (programs/core/child.h).
 $(B)/programs/core/child.o: PRG_CPPFLAGS += -DUCOPY_LIBDIR='"$(LIBDIR)"'
-$(B)/programs/core/child.o: $(B)/datadir.stamp
-$(B)/datadir.stamp: FORCE
+$(B)/programs/core/child.o: $(B)/paths.stamp
+INSTALL_PATHS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(DISTDIR)
+$(B)/paths.stamp: FORCE
 	@mkdir -p $(B)
-	$(Q)echo '$(DISTDIR) $(LIBDIR)' | cmp -s - $@ || echo '$(DISTDIR) $(LIBDIR)' >$@
+	$(Q)echo '$(INSTALL_PATHS)' | cmp -s - $@ || echo '$(INSTALL_PATHS)' >$@
 
 $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -269,7 +271,7 @@ $(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(w
 report: all
 	$(Q)$(B)/ucopy report -o report.html && echo "report: $(CURDIR)/report.html"
 
-$(B)/ucopy.pc: ucopy.pc.in include/ucopy.h
+$(B)/ucopy.pc: ucopy.pc.in include/ucopy.h $(B)/paths.stamp
 	@mkdir -p $(B)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' $< > $(B)/ucopy.pc

@@ -81,6 +81,10 @@ expect "make uninstall removes them" sh -c "[ $rc -eq 0 ] && [ ! -e '$stage/usr/
 # Installed to a prefix, the command copied away from it: only the
 # compiled-in place is left, and a changed PREFIX rebuilt it.
 build PREFIX="$tmp/prefix" install
+expect "a changed PREFIX rebuilds ucopy.pc" sh -c "[ $rc -eq 0 ] &&
+	grep -qxF 'prefix=$tmp/prefix' '$tmp/prefix/lib/pkgconfig/ucopy.pc' &&
+	grep -qxF 'includedir=$tmp/prefix/include' '$tmp/prefix/lib/pkgconfig/ucopy.pc' &&
+	grep -qxF 'libdir=$tmp/prefix/lib' '$tmp/prefix/lib/pkgconfig/ucopy.pc'"
 mkdir "$tmp/elsewhere" && cp "$tmp/prefix/bin/ucopy" "$tmp/elsewhere/"
 (cd "$tmp/empty" && "$tmp/elsewhere/ucopy" bench --list-dists >"$out" 2>"$err")
 rc=$?
