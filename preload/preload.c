@@ -58,6 +58,17 @@
 /* Static TLS: no __tls_get_addr, which may allocate, on the copy path. */
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 
+/* What tells the command (programs/core/child.c, is_interposer) that a file
+ * is this interposer and not just any shared library, which ld.so would
+ * preload without a word while the program ran without ucopy: an ELF note,
+ * owner "ucopy", type 1, no descriptor.  A .note section is SHT_NOTE, and
+ * the linker puts it in a PT_NOTE segment, which the command reads. */
+__attribute__((used, section(".note.ucopy"), aligned(4)))
+static const struct {
+	uint32_t namesz, descsz, type;
+	char name[8];
+} interposer_note = { 6, 0, 1, "ucopy" };
+
 extern void __chk_fail(void) __attribute__((noreturn));
 /* glibc's, which <string.h> declares only under _FORTIFY_SOURCE. */
 void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n,

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +28,37 @@
 
 #define PRELOAD_NAME "libucopy-preload.so"
 
+/* Whether the PT_NOTE segment ph of fd holds the interposer's note (owner
+ * "ucopy", type 1: preload/preload.c). */
+static int has_interposer_note(int fd, const ElfW(Phdr) *ph)
+{
+	unsigned char buf[4096];
+	size_t n = ph->p_filesz < sizeof buf ? (size_t)ph->p_filesz : sizeof buf;
+	if (pread(fd, buf, n, (off_t)ph->p_offset) != (ssize_t)n)
+		return 0;
+	for (size_t at = 0; at + 12 <= n;) {
+		uint32_t h[3];
+		memcpy(h, buf + at, sizeof h);
+		size_t name = ((size_t)h[0] + 3) & ~(size_t)3;
+		size_t desc = ((size_t)h[1] + 3) & ~(size_t)3;
+		if (name > n || desc > n || at + 12 + name + desc > n)
+			return 0;
+		if (h[0] == 6 && h[2] == 1 && !memcmp(buf + at + 12, "ucopy", 6))
+			return 1;
+		at += 12 + name + desc;
+	}
+	return 0;
+}
+
 /* Whether the file at p is a shared library this build's programs can
  * preload: an ELF of this machine's class, byte order and architecture,
  * position-independent (ET_DYN) and without an interpreter (which a PIE
  * executable has).  Anything else ld.so skips with a warning, and the
- * program would run without ucopy under a name that says it ran with it.
+ * program would run without ucopy under a name that says it ran with it;
+ * so would it with any other library, hence *interposer: whether the file
+ * carries the interposer's note.
  * @return : 1 when it is, 0 when it is not, -errno when it cannot be read. */
-static int is_shared_library(const char *p)
+static int is_shared_library(const char *p, int *interposer)
 {
 #if defined(__x86_64__)
 	const unsigned want = EM_X86_64;
@@ -60,6 +85,8 @@ static int is_shared_library(const char *p)
 		if (pread(fd, &ph, sizeof ph, (off_t)(eh.e_phoff + i * sizeof ph)) !=
 		    (ssize_t)sizeof ph || ph.p_type == PT_INTERP)
 			ok = 0;
+		else if (ph.p_type == PT_NOTE && !*interposer)
+			*interposer = has_interposer_note(fd, &ph);
 	}
 out:
 	close(fd);
@@ -83,12 +110,16 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len,
 		snprintf(why, wl, "%s", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
 		return 0;
 	}
-	int lib = is_shared_library(p);
+	int interposer = 0, lib = is_shared_library(p, &interposer);
 	if (lib <= 0) {
 		if (lib < 0)
 			snprintf(why, wl, "cannot read it: %s", strerror(-lib));
 		else
 			snprintf(why, wl, "not a shared library for this machine");
+		return 0;
+	}
+	if (!interposer) {
+		snprintf(why, wl, "a shared library, but not ucopy's interposer (%s)", PRELOAD_NAME);
 		return 0;
 	}
 	/* ld.so resolves a relative LD_PRELOAD against each program's own
@@ -100,6 +131,12 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len,
 	}
 	if (strlen(abs) >= len) {
 		snprintf(why, wl, "its full path is longer than %zu bytes", len - 1);
+		return 0;
+	}
+	/* ld.so splits LD_PRELOAD at both, with no way to escape them. */
+	if (strpbrk(abs, " :")) {
+		snprintf(why, wl, "its full path has a space or a colon, which LD_PRELOAD "
+			 "cannot carry (ld.so(8)): copy it to a path without them");
 		return 0;
 	}
 	memcpy(path, abs, strlen(abs) + 1);

@@ -115,3 +115,26 @@ UCOPY_PRELOAD=/dev/null run run -- true
 expect "run: UCOPY_PRELOAD naming a device says so" is_usage_error "bad UCOPY_PRELOAD '/dev/null': not a regular file"
 UCOPY_PRELOAD=$B/libucopy-preload.so run run -- "$prog"
 expect "run: UCOPY_PRELOAD relative to the working directory works" [ "$rc" -eq 0 ]
+# Another shared library, which ld.so would preload without a word while the
+# program ran without ucopy; and a path LD_PRELOAD would split.
+for cmd in "run" "compare auto libc --runs 2"; do
+	c=${cmd%% *}
+	UCOPY_PRELOAD=$BABS/libucopy.so run $cmd -- true
+	expect "$c: UCOPY_PRELOAD naming another shared library is refused" \
+		is_usage_error "bad UCOPY_PRELOAD '.*libucopy.so': a shared library, but not ucopy's interposer"
+done
+odd=$(mktemp -d)
+mkdir "$odd/a b" "$odd/a:b"
+cp "$B/libucopy-preload.so" "$odd/a b/" && cp "$B/libucopy-preload.so" "$odd/a:b/"
+for d in "a b" "a:b"; do
+	UCOPY_PRELOAD="$odd/$d/libucopy-preload.so" run run -- true
+	expect "run: an interposer at a path with '$d' is refused, not dropped by ld.so" \
+		is_usage_error "its full path has a space or a colon, which LD_PRELOAD cannot carry"
+done
+# The command found in such a directory: its interposer beside it is refused too.
+cp "$B/ucopy" "$odd/a b/"
+(unset UCOPY_PRELOAD; "$odd/a b/ucopy" run -- true >"$out" 2>"$err")
+rc=$?
+expect "run: a command at a path with a space says why its interposer cannot be used" \
+	is_usage_error "a b/libucopy-preload.so: its full path has a space or a colon"
+rm -rf "$odd"
