@@ -23,6 +23,8 @@
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
  *                  which reads XDG_CACHE_HOME and HOME).
+ *   LD_PRELOAD     read, never changed: valgrind's preloaded core there
+ *                  means the process runs under valgrind (see ucopy_try()).
  */
 #ifndef UCOPY_H
 #define UCOPY_H
@@ -156,7 +158,9 @@ UCOPY_API size_t ucopy_from_sigsafe(void *dst, const void *src, size_t n);
  * again re-installs ucopy's handler if something replaced it (the replacement
  * then becomes the handler faults are passed to).  Thread-safe; not
  * async-signal-safe (ucopy_try() is: it never waits for this).
- * @return : 0 on success, -1 with errno set if sigaction() failed. */
+ * @return : 0 on success; -1 with errno set if sigaction() failed, or with
+ *           ENOSYS on a port without fault-capable kernels (the plain C
+ *           port: ucopy_try() there copies as ucopy_try_sigsafe() does). */
 UCOPY_API int ucopy_fault_init(void);
 
 /*! ucopy_fault_installed() :

@@ -9,7 +9,7 @@
  * fast-entry word dispatch.c set and where the generic entry's words send
  * sizes around every limit.  Under the default policy it also checks
  * that the IFUNC resolver (raw CPUID) picks the entry of auto's first
- * kernel: the resolver and policy.c's auto must agree, or the default
+ * kernel: the resolver and x86_64/policies.c's auto must agree, or the default
  * policy silently loses its fast path.
  */
 #include "check.h"

@@ -2,7 +2,7 @@
  * test_policy.c - policy text, named policies, auto and fit.
  *
  * The named-policy table below is written from docs/design.md's table and the
- * kernel sources it cites, not from policy.c: a change to either side shows
+ * kernel sources it cites, not from the ports' policies.c: a change to either side shows
  * up as a difference here.
  */
 #include <stdint.h>

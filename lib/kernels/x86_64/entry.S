@@ -7,8 +7,8 @@
  * ucopy_memcpy and ucopy_try are GNU indirect functions.  Their resolver
  * picks, by raw CPUID/XGETBV, the fast entry of the kernel that auto runs
  * for small copies on this CPU (avx512 where AVX-512F/BW/VL and AVX-VNNI,
- * else avx2, else sse2; policy.c's auto_text): a compare of the size with
- * ucopy_entry_limit[k] and a fall-through into the kernel body
+ * else avx2, else sse2: ucopy_arch_auto in x86_64/policies.c): a compare
+ * of the size with ucopy_entry_limit[k] and a fall-through into the kernel body
  * (KERNEL_ENTRY in asm.h).  dispatch.c sets that word to the active
  * policy's first limit when the policy's first kernel is k, so the default
  * policy (and any other that starts with the same kernel) pays one
@@ -70,7 +70,7 @@ ucopy_try_local:
 
 /* The fast entry for this CPU, by ENTRY_* index in eax: the tests of
  * cpu.c (OSXSAVE, XCR0 SSE+AVX state for AVX2, + opmask/ZMM state for
- * AVX-512) and auto's choice in policy.c.  Clobbers rcx, rdx, r8-r10
+ * AVX-512) and auto's choice in x86_64/policies.c.  Clobbers rcx, rdx, r8-r10
  * (a C function: tests/test_entry.c checks it against auto). */
 	.globl ucopy_entry_class
 	.hidden ucopy_entry_class
