@@ -87,33 +87,55 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t data_list(const char *dir, char ***paths, size_t max)
+/* data_list() that tells a directory it cannot read (or memory it cannot
+ * get) from an empty one.
+ * @return : how many, or -1 with the reason in err and nothing to free. */
+static long list_dir(const char *dir, char ***paths, size_t max, char *err, size_t errlen)
 {
 	*paths = NULL;
 	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
+	if (!d) {
+		snprintf(err, errlen, "cannot read the distribution directory '%s': %s", dir,
+			 strerror(errno));
+		return -1;
+	}
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
-	while ((e = readdir(d))) {
+	int bad = 0;
+	for (;;) {
+		errno = 0;
+		if (!(e = readdir(d))) {
+			bad = errno;
+			break;
+		}
 		size_t len = strlen(e->d_name);
 		if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0)
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 16;
 			char **nn = realloc(names, cap * sizeof *nn);
-			if (!nn)
+			if (!nn) {
+				bad = ENOMEM;
 				break;
+			}
 			names = nn;
 		}
 		size_t plen = strlen(dir) + len + 2;
-		if (!(names[n] = malloc(plen)))
+		if (!(names[n] = malloc(plen))) {
+			bad = ENOMEM;
 			break;
+		}
 		snprintf(names[n], plen, "%s/%s", dir, e->d_name);
 		n++;
 	}
 	closedir(d);
+	if (bad) {
+		data_list_free(names, n);
+		snprintf(err, errlen, "cannot read the distribution directory '%s': %s", dir,
+			 strerror(bad));
+		return -1;
+	}
 	if (n)
 		qsort(names, n, sizeof *names, by_name);
 	while (n > max)
@@ -123,7 +145,14 @@ size_t data_list(const char *dir, char ***paths, size_t max)
 		names = NULL;
 	}
 	*paths = names;
-	return n;
+	return (long)n;
+}
+
+size_t data_list(const char *dir, char ***paths, size_t max)
+{
+	char err[64];
+	long n = list_dir(dir, paths, max, err, sizeof err);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 void data_list_free(char **paths, size_t n)
@@ -136,7 +165,10 @@ void data_list_free(char **paths, size_t n)
 long data_list_checked(const char *dir, char ***paths, size_t max, char *err,
 		       size_t errlen)
 {
-	size_t n = data_list(dir, paths, max + 1);
+	long got = list_dir(dir, paths, max + 1, err, errlen);
+	if (got < 0)
+		return -1;
+	size_t n = (size_t)got;
 	if (n > max) {
 		data_list_free(*paths, n);
 		*paths = NULL;
@@ -187,6 +219,11 @@ int data_dist_path(const char *arg, char *path, size_t len, char *err, size_t er
 		snprintf(path, len, "%s/%s%s", d.path, arg, csv ? "" : ".csv");
 		if (stat(path, &st) == 0)
 			return 0;
+		if (errno != ENOENT && errno != ENOTDIR) {
+			snprintf(err, errlen, "bad distribution '%s': cannot read %s: %s", arg,
+				 path, strerror(errno));
+			return -1;
+		}
 	}
 	if (!found)
 		snprintf(err, errlen, "bad distribution '%s' (expected a file; a bare name is "
@@ -207,7 +244,12 @@ int data_print_list(FILE *out)
 		return found < 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
 	char **paths;
-	size_t n = data_list(d.path, &paths, 4096);
+	long got = list_dir(d.path, &paths, 4096, err, sizeof err);
+	if (got < 0) {
+		cli_error("%s", err);
+		return !strcmp(d.from, "UCOPY_DATA_DIR") ? EXIT_USAGE : EXIT_FAIL;
+	}
+	size_t n = (size_t)got;
 	fprintf(out, "# %zu distributions in %s (%s)\n", n, d.path, d.from);
 	for (size_t i = 0; i < n; i++) {
 		const char *base = strrchr(paths[i], '/') + 1;

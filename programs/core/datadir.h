@@ -40,7 +40,9 @@ int data_dir_find(const char *given, const char *what, struct data_dir *d,
 		  char *err, size_t errlen);
 
 /* The distribution files (*.csv) in dir, as "DIR/NAME" sorted by name, at
- * most max; *paths is NULL when there are none.  Free with data_list_free().
+ * most max; *paths is NULL when there are none, and when dir cannot be read
+ * (a command checks it first: data_dir_check()).  Free with
+ * data_list_free().
  * @return : how many. */
 size_t data_list(const char *dir, char ***paths, size_t max);
 void data_list_free(char **paths, size_t n);

@@ -5,7 +5,7 @@
 . tests/cli/lib.sh
 
 dir=$(mktemp -d)
-trap 'rm -rf "$dir" "$out" "$err"' EXIT
+trap 'chmod -R u+rwx "$dir" 2>/dev/null; rm -rf "$dir" "$out" "$err"' EXIT
 ucopy=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
 shipped=$(pwd -P)/data/distributions
 names="Memcpy_0 Memcpy_1 Memcpy_2 Memcpy_3 Memcpy_4 Memcpy_5 Memcpy_6 Memcpy_7 Memcpy_8 Memcpy_Fleet"
@@ -154,3 +154,32 @@ fifo_refused "compare --dist FIFO is refused at once" compare byte word --dist "
 timeout 10 "$UCOPY" bench --dist /dev/null >"$out" 2>"$err"
 rc=$?
 expect "bench --dist /dev/null is refused" is_usage_error "not a character device"
+
+# A directory that cannot be read is no empty one: every command that reads
+# it says so, rather than measuring without its files.  Root reads any
+# directory, so as root the checks run as nobody, where runuser can.
+mkdir "$dir/locked" && cp "$shipped/Memcpy_7.csv" "$dir/locked/" && chmod 000 "$dir/locked"
+chmod 755 "$dir"
+as=
+if [ "$(id -u)" -eq 0 ]; then
+	as="runuser -u nobody --"
+	$as "$ucopy" --version >/dev/null 2>&1 || as=none
+fi
+if [ "$as" = none ]; then
+	echo "SKIP datadir: an unreadable directory (root here, and nobody cannot run $ucopy)"
+else
+	locked() {
+		name=$1; shift
+		timeout 60 $as env "$@" >"$out" 2>"$err"
+		rc=$?
+		expect "$name" is_usage_error "cannot read .*$dir/locked.*: Permission denied"
+	}
+	locked "bench --list-dists: an unreadable UCOPY_DATA_DIR is refused" \
+		UCOPY_DATA_DIR="$dir/locked" "$ucopy" bench --list-dists
+	locked "bench --dist NAME in an unreadable UCOPY_DATA_DIR says it cannot read it" \
+		UCOPY_DATA_DIR="$dir/locked" "$ucopy" bench --kernels word --dist Memcpy_7 --seconds 0.05
+	locked "calibrate --dist-dir unreadable is refused before measuring" \
+		"$ucopy" calibrate --quick --seconds 0.3 -o "$dir/p" --dist-dir "$dir/locked"
+	locked "report --dist-dir unreadable is refused before measuring" \
+		"$ucopy" report --quick --seconds 0.1 -q -o "$dir/r.html" --dist-dir "$dir/locked"
+fi
