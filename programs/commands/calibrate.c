@@ -43,6 +43,7 @@
 #include "measure.h"
 #include "outfile.h"
 #include "output.h"
+#include "profile_keys.h"
 #include "sequence.h"
 #include "sizespec.h"
 #include "stats.h"
@@ -104,7 +105,8 @@ void help_calibrate(FILE *f)
 	      "profile that libucopy loads at first use.  Prints the thresholds and the\n"
 	      "expected gain over `auto` and over libc.\n\n"
 	      "  -o, --output FILE\n"
-	      "                   save the profile to FILE (default: $XDG_CACHE_HOME/\n"
+	      "                   save the profile to FILE (default: where the library\n"
+	      "                   looks: $UCOPY_PROFILE when set, else $XDG_CACHE_HOME/\n"
 	      "                   ucopy/profile, or ~/.cache/ucopy/profile)\n"
 	      "  --quick          a coarser run of about 3 s (sizes up to 4M)\n"
 	      "  --seconds S      the measuring budget in seconds (default 20, --quick 2.5;\n"
@@ -1150,19 +1152,45 @@ int cmd_calibrate(int argc, char **argv)
 		return cli_usage_error(CMD, "%s", why);
 	if (r.have_dists && data_dir_check(r.dists.path, why, sizeof why))
 		return cli_usage_error(CMD, "%s", why);
-	if (r.replay_path) {
-		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
-			return cli_usage_error(CMD, "%s", why);
-		int rc = outfile_not_input(CMD, r.out, "--replay", r.replay_path);
-		if (rc)
-			return rc;
-		r.have_replay = 1;
-	}
+	/* Without -o, where the library looks first: UCOPY_PROFILE when set
+	 * (a profile saved to the default path would never be read), else
+	 * the default path, whose directory is made here. */
+	const char *env_profile = getenv("UCOPY_PROFILE");
+	int default_path = 0;
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
+	} else if (env_profile && env_profile[0]) {
+		if (snprintf(path, sizeof path, "%s", env_profile) >= (int)sizeof path)
+			return cli_usage_error(CMD, "UCOPY_PROFILE is longer than %zu bytes",
+					       sizeof path - 1);
+		/* The variable may be set for other reasons than this run:
+		 * only a profile (or nothing) there is replaced. */
+		struct stat st;
+		FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+		char first[32] = "";
+		if (f) {
+			if (!fgets(first, sizeof first, f))
+				first[0] = 0;
+			fclose(f);
+			first[strcspn(first, "\n")] = 0;
+			if (strcmp(first, UCOPY_PROFILE_MAGIC))
+				return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which is not a "
+						       "profile: calibrate saves there only over "
+						       "one (give -o FILE)", path);
+		}
 	} else if (ucopy_profile_default_path(path, sizeof path)) {
 		return cli_usage_error(CMD, "no default profile path (XDG_CACHE_HOME and HOME are "
 				       "unset, not absolute paths, or too long): give -o FILE");
+	} else {
+		default_path = 1;
+	}
+	if (r.replay_path) {
+		if (replay_read_file(r.replay_path, &r.replay, why, sizeof why) < 0)
+			return cli_usage_error(CMD, "%s", why);
+		int rc = outfile_not_input(CMD, path, "--replay", r.replay_path);
+		if (rc)
+			return rc;
+		r.have_replay = 1;
 	}
 
 	const struct ucopy_cpu *cpu = ucopy_cpu();
@@ -1209,7 +1237,7 @@ int cmd_calibrate(int argc, char **argv)
 	 * so that a path that cannot be written fails at once, and it replaces
 	 * the old one only when complete: a program starting meanwhile reads
 	 * the old profile or the new one, never half of one. */
-	if (!r.out && make_parent(path)) {
+	if (default_path && make_parent(path)) {
 		cli_error("cannot create the directory for '%s': %s", path, strerror(errno));
 		return EXIT_FAIL;
 	}

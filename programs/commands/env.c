@@ -68,6 +68,12 @@ int cli_env_check(unsigned what)
 		if (ucopy_profile_load(env, NULL, why, sizeof why))
 			return bad("UCOPY_PROFILE", env,
 				   "a profile 'ucopy calibrate' wrote on this CPU", "%s", why);
+		/* The programs run, trace and compare start may change
+		 * directory before their first copy: the path they inherit is
+		 * the file checked here, wherever they are. */
+		char abs[PATH_MAX];
+		if (env[0] != '/' && realpath(env, abs))
+			setenv("UCOPY_PROFILE", abs, 1);
 	}
 	return 0;
 }

@@ -66,6 +66,27 @@ expect "calibrate: UCOPY_PROFILE may name the profile it is about to write" \
 	sh -c "[ $rc -eq 0 ] && [ -s '$dir/new' ]"
 UCOPY_PROFILE=$dir/new run bench --kernels libc --sizes 64 --seconds 0.05 -q
 expect "bench: the profile calibrate wrote is accepted" sh -c "[ $rc -eq 0 ] && [ ! -s '$err' ]"
+# Without -o, calibrate saves where the library will look first: at
+# UCOPY_PROFILE, not at a default path the variable hides; but only over a
+# profile, or nothing.
+UCOPY_PROFILE=$dir/env-named XDG_CACHE_HOME=$dir/cache "$UCOPY" calibrate --seconds 0.2 \
+	--max-size 4K -q >"$out" 2>"$err"
+rc=$?
+expect "calibrate: without -o it saves to UCOPY_PROFILE" sh -c "[ $rc -eq 0 ] &&
+	head -1 '$dir/env-named' | grep -qx 'ucopy-profile 1' && [ ! -e '$dir/cache/ucopy/profile' ]"
+printf 'not a profile\n' >"$dir/other-file"
+UCOPY_PROFILE=$dir/other-file run calibrate --seconds 0.2 --max-size 4K -q
+expect "calibrate: a UCOPY_PROFILE naming some other file is not replaced" sh -c "
+	[ $rc -eq 2 ] && grep -q \"UCOPY_PROFILE names '$dir/other-file', which is not a profile\" '$err' &&
+	[ \"\$(cat '$dir/other-file')\" = 'not a profile' ]"
+# A relative UCOPY_PROFILE reaches a program that changes directory as the
+# file that was checked.
+ucopy_abs=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
+(cd "$dir" && UCOPY_PROFILE=new "$ucopy_abs" run -- sh -c 'cd / && printf "%s\n" "$UCOPY_PROFILE"' \
+	>"$out" 2>"$err")
+rc=$?
+expect "run: a relative UCOPY_PROFILE is passed on as an absolute path" sh -c "[ $rc -eq 0 ] &&
+	[ \"\$(cat '$out')\" = \"\$(cd '$dir' && pwd -P)/new\" ]"
 
 # features shows the setting and why, then refuses it.
 UCOPY_POLICY=nosuch run features
