@@ -808,8 +808,33 @@ static const char *variant_kind_name(const struct variant *v)
 	}
 }
 
+/* Whether v is an entry that runs the active policy (ucopy_try_sigsafe
+ * runs none: it copies through the kernel). */
+static int runs_active(const struct variant *v)
+{
+	return (v->kind == VARIANT_MEMCPY && v->memcpy_fn == ucopy_memcpy) ||
+	       (v->kind == VARIANT_TRY && (v->try_fn == ucopy_try || v->try_fn == ucopy_from));
+}
+
+/* The active policy's text, and where it came from with the library's
+ * reason (a profile at the default path that was ignored, say): what the
+ * entries timed ran, which the user may not have chosen. */
+static const char *active_text(char *buf, size_t len, int with_source)
+{
+	const struct ucopy_active *a = ucopy_active();
+	size_t at = ucopy_policy_format(a->policy, buf, len);
+	if (with_source && at < len)
+		snprintf(buf + at, len - at, " (source %s%s%s%s%s)", ucopy_source_name(a->source),
+			 a->profile[0] ? ", profile " : "", a->profile,
+			 a->reason[0] ? "; " : "", a->reason);
+	return buf;
+}
+
 static const char *variant_policy_text(const struct bench *b, const struct variant *v)
 {
+	static char active[1024];
+	if (runs_active(v))
+		return active_text(active, sizeof active, 0);
 	return v->kind == VARIANT_POLICY ? b->pol_text[(uintptr_t)v->ctx] : NULL;
 }
 
@@ -854,6 +879,13 @@ static void write_table(const struct bench *b, FILE *f)
 		if (b->var[i].kind == VARIANT_POLICY)
 			fprintf(f, "# policy %s = %s\n", b->var[i].name,
 				variant_policy_text(b, &b->var[i]));
+	for (size_t i = 0; i < b->nvar; i++)
+		if (runs_active(&b->var[i])) {
+			char active[1024];
+			fprintf(f, "# the active policy (ucopy_memcpy, ucopy_try, ucopy_from) = %s\n",
+				active_text(active, sizeof active, 1));
+			break;
+		}
 	int first = 1;
 	for (int e = 0; e < counter_slots(&b->events); e++)
 		if (b->ctr_reason[e] && b->ctr_reason[e][0]) {

@@ -123,6 +123,12 @@ fi
 UCOPY_PROFILE=$dir/other-cpu run features
 expect "features: text says why the profile was ignored" \
 	sh -c "grep -q '^source    default' '$out' && grep -q \"^reason    profile ignored: $dir/other-cpu:[0-9]*: measured on another CPU\" '$out'"
+# At the default path it is ignored, not refused; bench still says what its
+# entries ran, and why.
+mkdir -p "$dir/other-cache/ucopy" && cp "$dir/other-cpu" "$dir/other-cache/ucopy/profile"
+XDG_CACHE_HOME=$dir/other-cache run bench --entries ucopy_memcpy --sizes 64 --seconds 0.05
+expect "bench: an ignored profile at the default path is named beside the policy the entries ran" \
+	sh -c "[ $rc -eq 0 ] && grep -q \"^# the active policy (ucopy_memcpy, ucopy_try, ucopy_from) = .* (source default, profile $dir/other-cache/ucopy/profile; profile ignored: .*measured on another CPU\" '$out'"
 
 # The default path: $XDG_CACHE_HOME/ucopy/profile, created and then used.
 XDG_CACHE_HOME=$dir/cache run calibrate --seconds 0.2 --max-size 4K -q
