@@ -1120,7 +1120,7 @@ int cmd_calibrate(int argc, char **argv)
 				return EXIT_USAGE;
 		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--max-size", 0, &rc))) {
 			if (ucopy_size_parse(val, &max_size, err, sizeof err))
-				return cli_usage_error(CMD, "%s", err);
+				return cli_usage_error(CMD, "--max-size: %s", err);
 			if (max_size < 64 || max_size > ((size_t)1 << 30))
 				return cli_usage_error(CMD, "bad --max-size '%s' (expected 64 to 1G)", val);
 		} else if ((val = cli_opt_value(CMD, argc, argv, &i, "--dist-dir", 0, &rc))) {

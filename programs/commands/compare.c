@@ -363,6 +363,11 @@ static int resolve(struct compare *c)
 		if (ucopy_policy_resolve(&s->resolved, s->spec, c->features, err,
 					 sizeof err) < 0)
 			return cli_usage_error(CMD, "%c: %s", 'A' + i, err);
+		/* Fitting is for policies resolved for another CPU; here, as in
+		 * bench and run, a kernel this CPU does not run is refused, not
+		 * timed as another under the name given. */
+		if (!c->assume && cli_policy_fits(&s->resolved, err, sizeof err))
+			return cli_usage_error(CMD, "%c: bad policy '%s': %s", 'A' + i, s->spec, err);
 		s->run = s->resolved;
 		ucopy_policy_fit(&s->run, cpu->features, s->fit_note, sizeof s->fit_note);
 		ucopy_policy_format(&s->resolved, s->resolved_text, sizeof s->resolved_text);

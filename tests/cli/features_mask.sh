@@ -42,6 +42,19 @@ else
 	echo "SKIP mask: an addition: this CPU has every feature ucopy names"
 fi
 
+# A kernel the mask took away is refused by every command that times a
+# policy, compare's workloads too, not timed as another under its name.
+if "$UCOPY" features | grep -q 'avx2 *yes'; then
+	for cmd in "bench --kernels avx2 --sizes 64" "compare avx2 sse2 --sizes 64" \
+		   "compare avx2 sse2 --dist Memcpy_7"; do
+		UCOPY_FEATURES=-avx2 run $cmd --seconds 0.1
+		expect "mask: ${cmd%% *} refuses avx2 under -avx2 (${cmd#* * * })" \
+			is_usage_error "avx2.*UCOPY_FEATURES removed avx2"
+	done
+else
+	echo "SKIP mask: a kernel the mask took away: this CPU has no avx2 to take"
+fi
+
 # The library's tests under masks: every path of auto and fit on this CPU.
 for m in -avx512f -avx512f,-avx2 -avx512f,-avx2,-erms,-fsrm,-rep_good -avx_vnni -fsrm none; do
 	for t in test_policy test_kernels test_entry; do
