@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* src and dst 64 KiB apart: (dst - src) mod 4096 is dst_off - src_off. */
 static unsigned char area[3 << 16] __attribute__((aligned(4096)));
@@ -51,9 +52,22 @@ static void *second(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t t;
+	/* "big": one copy past the 64 MiB a replay or a distribution takes,
+	 * then one that fits. */
+	if (argc > 1 && !strcmp(argv[1], "big")) {
+		size_t n = ((size_t)64 << 20) + 1;
+		void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+		unsigned char *b = mmap(NULL, 2 * n, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (b == MAP_FAILED)
+			return 1;
+		cpy(b + n, b, n);
+		cpy(b + n, b, 64);
+		return 0;
+	}
 	run(main_calls, sizeof main_calls / sizeof main_calls[0]);
 	if (pthread_create(&t, NULL, second, NULL) != 0)
 		return 1;

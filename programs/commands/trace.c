@@ -284,6 +284,16 @@ static void write_llvm(FILE *f, const uint64_t *sz, size_t k)
 	fprintf(f, "\n");
 }
 
+/* The copies larger than a replay or a distribution takes. */
+static size_t count_over(const struct tref *t, size_t nt)
+{
+	size_t over = 0;
+	for (size_t i = 0; i < nt; i++)
+		for (size_t j = 0; j < t[i].th->n; j++)
+			over += t[i].th->call[j].size > SEQ_MAX_SIZE;
+	return over;
+}
+
 /* @return : 0, -1 when out of memory, 1 when no copy fits a distribution
  * (nothing written).  Writes the fleetbench form to f and the LLVM one to
  * llvm (write errors are the caller's, at outfile_commit()).
@@ -507,6 +517,12 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 				nfiles, nfiles == 1 ? "" : "es", out[OUT_SEQ].name,
 				wrc ? "" : ", ", wrc ? "" : out[OUT_CSV].name, wrc ? "" : ", ",
 				wrc ? "" : out[OUT_LLVM].name);
+			size_t over = count_over(t, nt);
+			if (over)
+				fprintf(stderr, "ucopy trace: %zu cop%s over %zu MiB, more than a "
+					"replay takes: --replay refuses %s (trace --summary reads "
+					"it)\n", over, over == 1 ? "y is" : "ies are",
+					(size_t)SEQ_MAX_SIZE >> 20, out[OUT_SEQ].name);
 		}
 	}
 	abandon_outputs(out);

@@ -137,3 +137,14 @@ expect "trace: the processes a program starts are merged" \
 		[ \$(grep -c '^[0-9]* 1000 5 32 3995\$' '$tmp/f.seq') -eq 2 ]"
 run trace --summary "$tmp/f.seq"
 expect "trace: the merged file reads back" [ "$rc" -eq 0 ]
+
+# A copy over 64 MiB: recorded in the .seq, left out of the .csv (which says
+# so), and the command says that --replay will refuse the .seq.
+run trace -o "$tmp/big" -- "$prog" big
+expect "trace: a copy over 64 MiB is recorded, and the command says --replay refuses the file" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^[0-9]* 67108865 ' '$tmp/big.seq' &&
+	       grep -q '^# 1 copies over 64 MiB left out' '$tmp/big.csv' &&
+	       grep -q \"1 copy is over 64 MiB, more than a replay takes: --replay refuses $tmp/big.seq\" '$err'"
+run bench --replay "$tmp/big.seq" --kernels libc --seconds 0.1
+expect "trace: ... and bench --replay does refuse it" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"big.seq:.*size '67108865' is out of range\" '$err'"
