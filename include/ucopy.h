@@ -23,8 +23,6 @@
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
  *                  which reads XDG_CACHE_HOME and HOME).
- *   LD_PRELOAD     read, never changed: valgrind's preloaded core there
- *                  means the process runs under valgrind (see ucopy_try()).
  */
 #ifndef UCOPY_H
 #define UCOPY_H

@@ -126,6 +126,13 @@ int ucopy_size_span(const char *s, size_t n, size_t *out) HIDDEN;
 /* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body, errno kept. */
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
 
+/* Whether the process runs under valgrind (fault.c): valgrind's client
+ * request where its header was there to build with, else whether its core
+ * (vgpreload_core-*.so) is among the loaded objects, which
+ * ucopy_valgrind_core_loaded() answers alone (tests/test_valgrind.c). */
+int ucopy_under_valgrind(void) HIDDEN;
+int ucopy_valgrind_core_loaded(void) HIDDEN;
+
 /* Calibration profiles (profile.c).  ucopy_profile_find() puts in buf the
  * profile to use: UCOPY_PROFILE when set and not empty, else the default path
  * when a file exists there.

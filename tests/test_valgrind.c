@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "internal.h"
 #include "ucopy.h"
 
 #include <string.h>
@@ -23,6 +24,11 @@ static int child(void)
 {
 	/* A program may clear its environment: valgrind is still there. */
 	unsetenv("LD_PRELOAD");
+	if (!ucopy_under_valgrind() || !ucopy_valgrind_core_loaded()) {
+		printf("  under valgrind: ucopy_under_valgrind %d, core loaded %d\n",
+		       ucopy_under_valgrind(), ucopy_valgrind_core_loaded());
+		return 1;
+	}
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *m = check_map(4 * page, PROT_READ | PROT_WRITE);
 	memset(m, 0x33, 4 * page);
@@ -56,6 +62,15 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--probe"))
 		return 0;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Natively: valgrind is not seen, whatever LD_PRELOAD's text says (a
+	 * path with "vgpreload" in it once sent every ucopy_try through a
+	 * system call), and its core is not loaded. */
+	setenv("LD_PRELOAD", "/nowhere/vgpreload_core-amd64-linux.so", 1);
+	CHECK(!ucopy_under_valgrind(), "natively, LD_PRELOAD naming valgrind's core: "
+	      "ucopy_under_valgrind() says valgrind");
+	CHECK(!ucopy_valgrind_core_loaded(), "natively: valgrind's core is loaded?");
+	unsetenv("LD_PRELOAD");
+	check_group("valgrind: not seen natively, whatever LD_PRELOAD says");
 	if (system("valgrind --version >/dev/null 2>&1") != 0) {
 		check_skip("valgrind", "valgrind is not installed");
 		return 0;
@@ -81,6 +96,7 @@ int main(int argc, char **argv)
 	snprintf(cmd, sizeof cmd, "valgrind -q --log-file=/dev/null %s " CHILD_ARG, argv[0]);
 	int st = system(cmd);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "under valgrind: status %#x", st);
-	check_group("valgrind: faulting ucopy_try returns exact counts");
+	check_group("valgrind: seen (the client request and the loaded core), and faulting "
+		    "ucopy_try returns exact counts");
 	return check_exit();
 }
