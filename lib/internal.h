@@ -123,8 +123,11 @@ void ucopy_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
  * a size, -2 when it is too large. */
 int ucopy_size_span(const char *s, size_t n, size_t *out) HIDDEN;
 
-/* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body, errno kept. */
+/* The signal-free copy (sigsafe.c): ucopy_try_sigsafe's body, errno kept.
+ * ucopy_nosignal_moves counts its transfers (one system call each, two
+ * through the pipe), for tests/test_fault.c. */
 size_t ucopy_copy_nosignal(void *dst, const void *src, size_t n) HIDDEN;
+extern unsigned long ucopy_nosignal_moves HIDDEN;
 
 /* Whether the process runs under valgrind (fault.c): valgrind's client
  * request where its header was there to build with, else whether its core

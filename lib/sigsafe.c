@@ -113,22 +113,32 @@ static long pipe_move(struct mover *m, void *dst, const void *src, size_t n)
  * through the pipe before it counts as a fault: process_vm_readv pins
  * pages, which a VM_IO or VM_PFNMAP mapping (a device's, [vvar]) refuses
  * though loads from it work, and write() reads it as a load does. */
-static long move(struct mover *m, void *dst, const void *src, size_t n, int exact)
+unsigned long ucopy_nosignal_moves;
+
+static long move(struct mover *m, void *dst, const void *src, size_t n, int exact,
+		 size_t *tried)
 {
 	long r = -1;
+	__atomic_fetch_add(&ucopy_nosignal_moves, 1, __ATOMIC_RELAXED);
 	if (!m->no_vm) {
-		r = vm_move(dst, src, n > VM_CHUNK ? VM_CHUNK : n);
+		*tried = n > VM_CHUNK ? VM_CHUNK : n;
+		r = vm_move(dst, src, *tried);
 		if (r < 0)
 			m->no_vm = 1;
 		else if (r > 0 || !exact)
 			return r;
 	}
 	long p = pipe_move(m, dst, src, n);
+	if (p >= 0)
+		*tried = n > m->cap ? m->cap : n;
 	return p < 0 ? r : p;
 }
 
 /* Copies what it can from the start; returns the count copied, or -1 when
- * it had no way to. */
+ * it had no way to.  A transfer short of what the mechanism took on (a
+ * call's cap, the pipe's capacity) is a fault: from there, page pieces.
+ * (Short of the whole rest, it once sent every copy past 1 GiB, or past
+ * the pipe's 64 KiB, on in 4 KiB pieces: 65537 system calls for 1.25 GiB.) */
 static long copy_exact(struct mover *m, char *dst, const char *src, size_t n)
 {
 	size_t done = 0;
@@ -136,11 +146,12 @@ static long copy_exact(struct mover *m, char *dst, const char *src, size_t n)
 	while (done < n) {
 		size_t want = exact ? piece((uintptr_t)(dst + done), (uintptr_t)(src + done), n - done)
 				    : n - done;
-		long r = move(m, dst + done, src + done, want, exact);
+		size_t tried = want;
+		long r = move(m, dst + done, src + done, want, exact, &tried);
 		if (r < 0)
 			return done ? (long)done : -1;
 		done += (size_t)r;
-		if ((size_t)r < want) {
+		if ((size_t)r < tried) {
 			if (exact && r == 0)
 				break;
 			exact = 1;
