@@ -12,7 +12,8 @@
  * Environment
  *   UCOPY_POLICY   the policy ucopy_memcpy() uses: a named policy ("auto",
  *                  "linux-6.4", ...) or policy text ("64:word,movsb").  An
- *                  invalid value is ignored: "auto" is used and
+ *                  invalid value is ignored: what would apply without it
+ *                  is used (a profile that loads, else "auto") and
  *                  ucopy_active() says why.
  *   UCOPY_FEATURES features the library must not use, as glibc's
  *                  GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F: "-avx512f,-fsrm"
@@ -101,9 +102,18 @@ UCOPY_API void *ucopy_memmove(void *dst, const void *src, size_t n);
  * ucopy_try() copies as ucopy_try_sigsafe() does.  Anywhere else the signals
  * may be blocked (a thread that blocked them, a SIGSEGV handler installed
  * after ucopy's that does not chain to it, a handler of another signal whose
- * sa_mask holds them), call ucopy_try_sigsafe().  Under valgrind, whose
- * register state at a fault is not exact, ucopy_try() always copies as
- * ucopy_try_sigsafe() does.
+ * sa_mask holds them), call ucopy_try_sigsafe().  The first fault-tolerant
+ * copy of the process is the exception: made with the signals blocked (a
+ * crash handler's, say), it installs ucopy's handler and copies as
+ * ucopy_try_sigsafe() does.  Under valgrind, whose register state at a
+ * fault is not exact, ucopy_try() always copies as ucopy_try_sigsafe() does.
+ *
+ * And ucopy's handler must stay installed: it is looked for once, at first
+ * use, not at every copy.  A program that later replaces it (restores a
+ * handler it saved before that first use, or installs one that does not
+ * chain to ucopy's) gets the faults of ucopy_try() itself, and with SIG_DFL
+ * the process dies; ucopy_fault_installed() tells, and ucopy_fault_init()
+ * installs ucopy's again.
  *
  * The signal contract: ucopy's handler is a guest.  A fault that is not
  * ucopy's reaches the handler ucopy displaced exactly as the kernel would
@@ -278,7 +288,8 @@ UCOPY_API size_t ucopy_size_format(size_t v, char *buf, size_t len);
  *    access that can fault listed in the exception table; it returns the
  *    number of bytes not copied, with the contract of ucopy_try() (above).
  *    Its faults are recovered only while ucopy's handler is installed
- *    (ucopy_fault_init()); ucopy_policy_try() sees to that.
+ *    (ucopy_fault_init()); ucopy_policy_try() installs it at first use, and
+ *    it must stay installed (see "Fault-tolerant copies").
  * Two bodies, so that ucopy_try() can jump straight into a kernel as
  * ucopy_memcpy() does (docs/performance.md, "ucopy_try vs ucopy_memcpy"). */
 

@@ -386,11 +386,22 @@ static int installed_or_busy(void)
 	return rc;
 }
 
+/* Whether the first fault-tolerant copy must go without signals: nothing
+ * installed yet and the install failed or is under way on another thread,
+ * or the signals are blocked here.  A first use may come from inside a
+ * handler (a crash handler reading memory it cannot trust: the obvious
+ * use), where the kernel blocked the signal and a try body's fault would
+ * kill the process; installed now, the handler serves the next calls. */
+static int first_use_nosignal(void)
+{
+	return installed_or_busy() != 0 || signals_blocked();
+}
+
 /* ucopy_try before the first fault-tolerant copy: the words lead here until
  * install() sets them. */
 size_t ucopy_try_cold(void *dst, const void *src, size_t n)
 {
-	if (installed_or_busy() != 0)
+	if (first_use_nosignal())
 		return ucopy_copy_nosignal(dst, src, n);
 	return ucopy_try_local(dst, src, n);
 }
@@ -406,7 +417,8 @@ size_t ucopy_from(void *dst, const void *src, size_t n)
 size_t ucopy_policy_try(const struct ucopy_policy *p, void *restrict dst,
 			const void *restrict src, size_t n)
 {
-	if (installed_or_busy() != 0 || unlikely(under_valgrind) ||
+	int cold = !__atomic_load_n(&ucopy_try_ready, __ATOMIC_ACQUIRE);
+	if ((unlikely(cold) && first_use_nosignal()) || unlikely(under_valgrind) ||
 	    (unlikely(chained) && signals_blocked()))
 		return ucopy_copy_nosignal(dst, src, n);
 	const struct ucopy_kernel *k = ucopy_policy_kernel(p, n);

@@ -767,6 +767,60 @@ static void test_copy_in_handler(void)
 	check_group("signals: ucopy_try_sigsafe inside a handler that does not chain");
 }
 
+/* A crash handler whose fault-tolerant copy is the process's first: ucopy
+ * installs its handler there, with the signal blocked by the kernel, and the
+ * copy itself goes without signals (a try body's fault would kill).  Once
+ * back outside, ucopy_try takes the installed handler's fast path. */
+static int first_use_policy;
+
+static void first_use_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si;
+	(void)ctx;
+	unsigned char buf[100];
+	shared->result[0] = first_use_policy
+		? (int)ucopy_policy_try(ucopy_active()->policy, buf, readable_end - 30, 100)
+		: (int)ucopy_try(buf, readable_end - 30, 100);
+	shared->result[1] = buf[0] == 0x5a && buf[29] == 0x5a;
+	app_handler_ran = sig;
+	siglongjmp(app_jmp, 1);
+}
+
+static void child_first_use_in_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = first_use_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	readable_end = readable_page();
+	sigaction(SIGSEGV, &sa, NULL);
+	volatile char *bad = bad_pointer();
+	if (sigsetjmp(app_jmp, 1) == 0) {
+		(void)*bad;
+		_exit(4);
+	}
+	unsigned char buf[64];
+	if (!ucopy_fault_installed() || ucopy_try(buf, readable_end - 10, 64) != 54)
+		_exit(6);
+	_exit(app_handler_ran == SIGSEGV ? 42 : 5);
+}
+
+static void test_first_use_in_handler(void)
+{
+	for (first_use_policy = 0; first_use_policy < 2; first_use_policy++) {
+		memset(shared, 0, sizeof *shared);
+		int st = in_child(child_first_use_in_handler);
+		const char *fn = first_use_policy ? "ucopy_policy_try" : "ucopy_try";
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "%s first used in a SIGSEGV "
+		      "handler: status %#x", fn, st);
+		CHECK(shared->result[0] == 70 && shared->result[1] == 1,
+		      "%s in the handler returned %d (want 70), bytes %s", fn, shared->result[0],
+		      shared->result[1] ? "right" : "wrong");
+	}
+	check_group("signals: the first fault-tolerant copy made inside a SIGSEGV handler");
+}
+
 /* With SIGSEGV blocked by the thread, ucopy_try_sigsafe is exact and the
  * process lives. */
 static void child_blocked(void)
@@ -841,6 +895,7 @@ int main(void)
 	test_cycle();
 	test_sent();
 	test_copy_in_handler();
+	test_first_use_in_handler();
 	test_blocked();
 	CHECK(!ucopy_fault_installed(), "a scenario installed the handler in the parent");
 	check_group("signals: the parent was left alone");
