@@ -214,7 +214,7 @@ static void resolve(struct resolution *r)
 	} else {
 		if (env)
 			snprintf(r->reason, sizeof r->reason,
-				 "UCOPY_POLICY='%.64s' ignored: %s", env, err);
+				 "UCOPY_POLICY='%s' ignored: %s", ucopy_quote(env, strlen(env)).s, err);
 		/* Only a valid UCOPY_POLICY overrides the profile: a typo
 		 * in it should not also throw away the calibration. */
 		if (load_profile(r) == 0) {

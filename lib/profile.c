@@ -99,8 +99,10 @@ static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
 static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
 {
 	if (r->why && r->whylen) {
-		int n = line ? snprintf(r->why, r->whylen, "%s:%u: ", r->path, line)
-			     : snprintf(r->why, r->whylen, "%s: ", r->path);
+		char path[1024];
+		ucopy_show_path(r->path, path, sizeof path);
+		int n = line ? snprintf(r->why, r->whylen, "%s:%u: ", path, line)
+			     : snprintf(r->why, r->whylen, "%s: ", path);
 		if (n >= 0 && (size_t)n < r->whylen) {
 			va_list ap;
 			va_start(ap, fmt);

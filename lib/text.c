@@ -49,13 +49,12 @@ int ucopy_size_parse(const char *s, size_t *out, char *err, size_t errlen)
 	if (rc == 0)
 		return 0;
 	if (err && errlen) {
-		int shown = (int)(n > 40 ? 40 : n);
-		const char *more = n > 40 ? "..." : "";
+		struct ucopy_tok t = ucopy_quote(s ? s : "", n);
 		if (rc == -2)
-			snprintf(err, errlen, "size '%.*s%s' is too large", shown, s, more);
+			snprintf(err, errlen, "size '%s' is too large", t.s);
 		else
-			snprintf(err, errlen, "bad size '%.*s%s' (expected a number with "
-				 "optional K, M or G)", shown, s ? s : "", more);
+			snprintf(err, errlen, "bad size '%s' (expected a number with "
+				 "optional K, M or G)", t.s);
 	}
 	return -1;
 }
@@ -108,9 +107,9 @@ int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
 /* Bounded, so that a 10 000-rule policy gives a readable error; control
  * bytes shown as \xNN, so that a message never carries them raw, and a
  * backslash doubled, so that "\x1b" in a file reads apart from an ESC. */
-char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
+static char *show(const char *s, size_t n, size_t cap, char *buf, size_t len)
 {
-	size_t pos = 0, shown = n > 40 ? 40 : n;
+	size_t pos = 0, shown = n > cap ? cap : n;
 	if (!len)
 		return buf;
 	for (size_t i = 0; i < shown; i++) {
@@ -130,6 +129,16 @@ char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
 	if (shown < n)
 		snprintf(buf + pos, len - pos, "...");
 	return buf;
+}
+
+char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
+{
+	return show(s, n, 40, buf, len);
+}
+
+char *ucopy_show_path(const char *s, char *buf, size_t len)
+{
+	return show(s, strlen(s), SIZE_MAX, buf, len);
 }
 
 struct ucopy_tok ucopy_quote(const char *s, size_t n)

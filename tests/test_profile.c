@@ -314,6 +314,11 @@ static void test_paths(void)
 	CHECK(ucopy_profile_load("/dev/null", NULL, why, sizeof why) == -1 &&
 	      strstr(why, "/dev/null: not a regular file (a character device)") == why,
 	      "a device: '%s'", why);
+	/* A path's control bytes are escaped in the reason, as any outside
+	 * text in the library's messages: a program may print it. */
+	CHECK(ucopy_profile_load("/nonexistent/a\x1b[2Jb", NULL, why, sizeof why) == -1 &&
+	      strstr(why, "/nonexistent/a\\x1b[2Jb: cannot open") == why && !strchr(why, '\x1b'),
+	      "a path with ESC: '%s'", why);
 	CHECK(ucopy_profile_load("", NULL, why, sizeof why) == -1, "empty path");
 	CHECK(ucopy_profile_load(NULL, NULL, why, sizeof why) == -1, "NULL path");
 	if (geteuid() != 0) {

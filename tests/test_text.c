@@ -115,6 +115,15 @@ static void test_show_token(void)
 	small[0] = 'z';
 	CHECK(ucopy_show_token("abc", 3, small, 0) == small && small[0] == 'z',
 	      "len 0 wrote into the buffer");
+	/* The size parser's message shows its input so too. */
+	char err[200];
+	size_t v;
+	CHECK(ucopy_size_parse("1\x1b[2J", &v, err, sizeof err) == -1 &&
+	      strstr(err, "'1\\x1b[2J'") && !strchr(err, '\x1b'), "size message: '%s'", err);
+	memset(longer, '9', sizeof longer);
+	longer[sizeof longer - 1] = 0;
+	CHECK(ucopy_size_parse(longer, &v, err, sizeof err) == -1 && strstr(err, "9...'"),
+	      "a long size, cut: '%s'", err);
 	check_group("text: tokens shown in messages");
 }
 

@@ -39,7 +39,7 @@ static int bad(const char *name, const char *value, const char *expected,
 	fprintf(stderr, "ucopy: bad %s '", name);
 	fput_escaped(shown, stderr);
 	fputs("': ", stderr);
-	fput_escaped(why, stderr);
+	fput_escaped_message(why, stderr);
 	if (expected)
 		fprintf(stderr, " (expected %s)", expected);
 	fputc('\n', stderr);

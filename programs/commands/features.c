@@ -82,7 +82,7 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 	}
 	if (c->mask_note[0]) {
 		fputs("\nmask      ", stdout);
-		fput_escaped(c->mask_note, stdout);
+		fput_escaped_message(c->mask_note, stdout);
 	}
 	ucopy_size_format(c->l1d, l1, sizeof l1);
 	ucopy_size_format(c->l2, l2, sizeof l2);
@@ -107,7 +107,7 @@ static void print_text(const struct ucopy_cpu *c, const char *policy,
 	printf("\n");
 	if (a->reason[0]) {
 		fputs("reason    ", stdout);
-		fput_escaped(a->reason, stdout);
+		fput_escaped_message(a->reason, stdout);
 		putchar('\n');
 	}
 }

@@ -195,13 +195,13 @@ int char_is_control(unsigned cp)
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
 
-void fput_escaped(const char *s, FILE *f)
+static void put_escaped(const char *s, FILE *f, int backslash)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
 		size_t n = utf8_decode(p, &cp);
 		if (n && !char_is_control(cp)) {
-			if (*p == '\\')
+			if (*p == '\\' && backslash)
 				fputc('\\', f);
 			fwrite(p, 1, n, f);
 			p += n;
@@ -215,6 +215,16 @@ void fput_escaped(const char *s, FILE *f)
 			default: fprintf(f, "\\x%02x", *p);
 			}
 	}
+}
+
+void fput_escaped(const char *s, FILE *f)
+{
+	put_escaped(s, f, 1);
+}
+
+void fput_escaped_message(const char *s, FILE *f)
+{
+	put_escaped(s, f, 0);
 }
 
 void fmt_num(char *buf, size_t len, double v)

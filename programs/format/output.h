@@ -47,6 +47,11 @@ int char_is_control(unsigned cp);
  * are not well-formed UTF-8 as \n, \r, \t or \xHH (each byte), and a
  * backslash as \\, so that the escapes can be told from the text. */
 void fput_escaped(const char *s, FILE *f);
+/* fput_escaped() for a libucopy message, whose quotes of outside text are
+ * escaped already (ucopy_show_token()): what is left that could act on a
+ * terminal (C1 controls, malformed bytes) escaped, backslashes left as they
+ * are, not doubled. */
+void fput_escaped_message(const char *s, FILE *f);
 
 /* A number for a table: 3 significant digits, no exponent below 1e9 ("0.812",
  * "85.3", "2210"); "-" for NaN. */

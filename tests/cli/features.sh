@@ -71,14 +71,15 @@ assert d["policy_source"] == "default" and "bogus" in d["policy_reason"], d
 
 # Control bytes in UCOPY_POLICY (and so in the reason, which quotes it) are
 # shown escaped, never sent raw to the terminal: ESC [31m used to turn the
-# rest of the line red.  A backslash is doubled so the escapes can be told
-# from the text; well-formed UTF-8 is kept; invalid bytes and C1 controls
-# are escaped too.
+# rest of the line red.  The library's reason escapes them itself (a
+# program may print it), a backslash doubled so the escapes can be told from
+# the text, and the command escapes what is left once, not twice: invalid
+# bytes and C1 controls; well-formed UTF-8 is kept.
 UCOPY_POLICY=$(printf 'a\001\033[31mb\\c\tx\177\302\233y\377\303\251') run features
 expect "UCOPY_POLICY control bytes: the reason shows them escaped" python3 -c '
 import sys
 raw = open(sys.argv[1], "rb").read()
-want = rb"a\x01\x1b[31mb\\c\tx\x7f\xc2\x9by\xff" + "\u00e9".encode()
+want = rb"a\x01\x1b[31mb\\c\x09x\x7f\xc2\x9by\xff" + "\u00e9".encode()
 assert b"\nreason    UCOPY_POLICY=\x27" + want + b"\x27 ignored" in raw, raw
 ' "$out"
 expect "UCOPY_POLICY control bytes: none reaches stdout" \
@@ -90,7 +91,7 @@ raw = open(sys.argv[1], "rb").read()
 assert not any(b < 0x20 and b != 0x0a or b == 0x7f for b in raw), raw
 assert b"\xc2\x9b" not in raw, raw
 d = json.loads(raw)
-want = "a\x01\x1b[31mb\\c\tx\x7f\x9by\xff\xe9"
+want = "a\\x01\\x1b[31mb\\\\c\\x09x\\x7f\x9by\xff\xe9"
 assert "UCOPY_POLICY=\x27" + want + "\x27 ignored" in d["policy_reason"], d["policy_reason"]
 ' "$out"
 
