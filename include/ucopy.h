@@ -19,7 +19,11 @@
  *                  GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F: "-avx512f,-fsrm"
  *                  (ucopy_features_mask(): removals only).  It never adds a
  *                  feature the CPU lacks; an invalid value is ignored whole,
- *                  and ucopy_cpu()->mask_note says why.
+ *                  and ucopy_cpu()->mask_note says why.  SSE2, x86-64's
+ *                  baseline, can be taken from the kernels policies choose
+ *                  but not from the library: ucopy_memmove()'s overlapping
+ *                  copies and the libc kernel's fault-tolerant stand-in
+ *                  still use it.
  *   UCOPY_PROFILE  path of a calibration profile (see ucopy_profile_load()).
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
@@ -334,8 +338,9 @@ UCOPY_API int ucopy_kernel_supported(const struct ucopy_kernel *k,
 /*! ucopy_kernel_fault_capable() :
  * @return : k itself when it can be used for a fault-tolerant copy (it has a
  *           try_fn), else the nearest fault-capable kernel the running CPU
- *           supports (for `libc`: the best vector kernel).  Never NULL for a
- *           non-NULL k. */
+ *           supports (for `libc`: the widest vector kernel with no clock
+ *           or cliff penalty on any CPU that has it: avx2 where the CPU has
+ *           AVX2, else sse2, on x86-64).  Never NULL for a non-NULL k. */
 UCOPY_API const struct ucopy_kernel *
 ucopy_kernel_fault_capable(const struct ucopy_kernel *k);
 
