@@ -12,12 +12,49 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The longest quoted value a message shows whole: a path fits; a value
+ * pasted by mistake, thousands of bytes, is cut to its start. */
+#define QUOTED_MAX 200
+
+/* Writes the message with each quoted value ('...') longer than QUOTED_MAX
+ * cut to its first QUOTED_MAX bytes and "...". */
+static void put_message(const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, again);
+	va_end(again);
+	char *m = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (!m) {
+		vfprintf(stderr, fmt, ap);
+		return;
+	}
+	vsnprintf(m, (size_t)n + 1, fmt, ap);
+	for (const char *p = m; *p;) {
+		const char *q = strchr(p, '\'');
+		const char *end = q ? strchr(q + 1, '\'') : NULL;
+		if (!end) {
+			fputs(p, stderr);
+			break;
+		}
+		if (end - q - 1 > QUOTED_MAX) {
+			fwrite(p, 1, (size_t)(q + 1 - p) + QUOTED_MAX, stderr);
+			fputs("...", stderr);
+		} else {
+			fwrite(p, 1, (size_t)(end - p), stderr);
+		}
+		fputc('\'', stderr);
+		p = end + 1;
+	}
+	free(m);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("ucopy: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -27,7 +64,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 	fputs("ucopy: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	put_message(fmt, ap);
 	va_end(ap);
 	if (cmd)
 		fprintf(stderr, " (try 'ucopy help %s')\n", cmd);

@@ -87,3 +87,19 @@ usage_error "trace: --cap twice" "option '--cap' given twice" trace --cap 8 --ca
 usage_error "compare -- CMD: --runs twice" "option '--runs' given twice" compare auto libc --runs 2 --runs 3 -- true
 run bench --policies word --policies byte --sizes 8 --seconds 0.05 --format csv -q
 expect "bench: --policies twice adds up" sh -c "[ $rc -eq 0 ] && grep -q '^word,' '$out' && grep -q '^byte,' '$out'"
+
+# A value pasted by mistake, thousands of bytes, is shown cut to its start,
+# not whole, in whatever message quotes it.
+long=x$(printf '%02999d' 7)
+for args in "bench --kernels" "bench --entries memcpy," "bench --seconds" "run --policy" "" \
+	    "trace --cap"; do
+	case $args in
+	*,) set -- ${args% *} "${args##* }$long" ;;
+	'') set -- "$long" ;;
+	*) set -- $args "$long" ;;
+	esac
+	case $1 in run|trace) set -- "$@" -- true ;; esac
+	run "$@"
+	expect "a 3000-byte value is cut in the message (${args:-the command's name})" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -c <'$err') -lt 700 ] && grep -q \"'x0\\{199\\}\\.\\.\\.'\" '$err'"
+done
