@@ -130,6 +130,11 @@ XDG_CACHE_HOME=$dir/other-cache run bench --entries ucopy_memcpy --sizes 64 --se
 expect "bench: an ignored profile at the default path is named beside the policy the entries ran" \
 	sh -c "[ $rc -eq 0 ] && grep -q \"^# the active policy (ucopy_memcpy, ucopy_try, ucopy_from) = .* (source default, profile $dir/other-cache/ucopy/profile; profile ignored: .*measured on another CPU\" '$out'"
 
+# -o=- with -q: the profile alone on stdout, as its help says.
+run calibrate --seconds 0.2 --max-size 4K -q -o=-
+expect "calibrate -o=- -q: the profile alone on stdout" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(head -1 '$out')\" = 'ucopy-profile 1' ] && grep -q '^policy ' '$out' && [ ! -s '$err' ]"
+
 # The default path: $XDG_CACHE_HOME/ucopy/profile, created and then used.
 XDG_CACHE_HOME=$dir/cache run calibrate --seconds 0.2 --max-size 4K -q
 expect "calibrate: -q prints nothing and saves to the default path" \
