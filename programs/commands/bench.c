@@ -546,6 +546,14 @@ static int parse_args(struct bench *b, int argc, char **argv)
 	}
 	if (b->nvar == 0)
 		return cli_usage_error(CMD, "no kernel or policy to time");
+	/* A row is known by its name alone (table, CSV, the JSON's results). */
+	for (size_t i = 0; i < b->nvar; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(b->var[i].name, b->var[j].name))
+				return cli_usage_error(CMD, "'%s' is named twice among the kernels, "
+						       "policies and entries: its rows could not be "
+						       "told apart (expected each once)",
+						       b->var[i].name);
 	resolve_policy_pointers(b);
 
 	char err[512];

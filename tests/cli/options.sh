@@ -103,3 +103,9 @@ for args in "bench --kernels" "bench --entries memcpy," "bench --seconds" "run -
 	expect "a 3000-byte value is cut in the message (${args:-the command's name})" \
 		sh -c "[ $rc -eq 2 ] && [ \$(wc -c <'$err') -lt 700 ] && grep -q \"'x0\\{199\\}\\.\\.\\.'\" '$err'"
 done
+
+# Two variants of one name: their rows could not be told apart.
+usage_error "bench: a kernel named twice is refused" "'word' is named twice" \
+	bench --kernels word,word --sizes 8 --seconds 0.05
+usage_error "bench: a kernel and a policy of one name are refused" "'word' is named twice" \
+	bench --kernels word --policies word --sizes 8 --seconds 0.05
