@@ -211,11 +211,12 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
 
 int cli_parse_memory(const char *cmd, const char *arg, size_t *out)
 {
-	char err[128];
+	char err[128] = "";
 	size_t v;
 	if (ucopy_size_parse(arg, &v, err, sizeof err) < 0 || v < ((size_t)1 << 20))
-		return cli_usage_error(cmd, "bad memory limit '%s' (expected a size of 1M "
-				       "or more, e.g. 512M or 4G)", arg);
+		return cli_usage_error(cmd, "bad memory limit '%s'%s (expected a size of 1M "
+				       "or more, e.g. 512M or 4G)", arg,
+				       strstr(err, "too large") ? ": too large for a size" : "");
 	*out = v;
 	return 0;
 }

@@ -425,10 +425,14 @@ int counter_event_parse(const char *spec, const char *root, struct counter_event
 		out->type = PERF_TYPE_RAW;
 		return 0;
 	}
-	/* perf's "PMU/NAME/" is "PMU/NAME". */
-	if (len && spec[len - 1] == '/')
+	/* perf's "PMU/NAME/" is "PMU/NAME"; "PMU/" names no event. */
+	int trailing = len && spec[len - 1] == '/';
+	if (trailing)
 		len--;
 	const char *slash = memchr(spec, '/', len);
+	if (trailing && !slash)
+		return errmsg(err, errlen, "bad event '%s': a PMU without an event name ("
+			      EXPECTED ")", spec);
 	const char *name = slash ? slash + 1 : spec;
 	size_t nlen = len - (size_t)(name - spec);
 	if ((slash && !name_ok(spec, (size_t)(slash - spec))) || !name_ok(name, nlen))

@@ -13,8 +13,9 @@
 #include <string.h>
 
 /* Parses s[0..len) as SIZE with the library's parser (include/ucopy.h),
- * which names the token in err when it is not one. */
-static int size_span(const char *s, size_t len, size_t *out, char *err,
+ * which names the token in err when it is not one; past 2^64 it says the
+ * list's bound too, max (0: none), as a size that fits does. */
+static int size_span(const char *s, size_t len, size_t *out, size_t max, char *err,
 		     size_t errlen)
 {
 	char small[64], *tok = len < sizeof small ? small : malloc(len + 1);
@@ -25,6 +26,9 @@ static int size_span(const char *s, size_t len, size_t *out, char *err,
 	int rc = ucopy_size_parse(tok, out, err, errlen);
 	if (tok != small)
 		free(tok);
+	size_t at = err ? strlen(err) : 0;
+	if (rc < 0 && max && at >= 13 && !strcmp(err + at - 13, " is too large"))
+		snprintf(err + at, errlen - at, " (at most %zu)", max);
 	return rc;
 }
 
@@ -69,7 +73,7 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 	const char *dash = memchr(s, '-', len);
 	if (!dash) {
 		size_t v;
-		if (size_span(s, len, &v, err, errlen) < 0)
+		if (size_span(s, len, &v, l->max_size, err, errlen) < 0)
 			return -1;
 		return add(l, v, err, errlen);
 	}
@@ -83,8 +87,8 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 		return errmsg(err, errlen,
 			    "bad size '%.*s' (expected a number with optional K, M or G, "
 			    "or a range SIZE-SIZE)", w, s);
-	if (size_span(s, (size_t)(dash - s), &lo, err, errlen) < 0 ||
-	    size_span(dash + 1, (size_t)(hi_end - dash - 1), &hi, err, errlen) < 0)
+	if (size_span(s, (size_t)(dash - s), &lo, l->max_size, err, errlen) < 0 ||
+	    size_span(dash + 1, (size_t)(hi_end - dash - 1), &hi, l->max_size, err, errlen) < 0)
 		return -1;
 	if (hi < lo)
 		return errmsg(err, errlen, "bad range '%.*s' (the end is below the start)",
@@ -101,7 +105,7 @@ static int item(struct list *l, const char *s, size_t len, char *err,
 		int sw = (int)(slen > 32 ? 32 : slen);
 		int ok = 0;
 		if (slen >= 2 && st[0] == '+') {
-			ok = size_span(st + 1, slen - 1, &add_step, NULL, 0) == 0 && add_step >= 1;
+			ok = size_span(st + 1, slen - 1, &add_step, 0, NULL, 0) == 0 && add_step >= 1;
 		} else if (slen >= 2 && (st[0] == 'x' || st[0] == '*')) {
 			char buf[40], *e;
 			if (slen - 1 < sizeof buf) {

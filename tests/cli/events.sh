@@ -45,6 +45,8 @@ for s in sides:
     assert (s["events"]["raw:0x11"] is None) == ("raw:0x11" in s["counters_unavailable"]), s
 ' "$out"
 
+usage_error "bench --event PMU/ names no event" "bad event 'msr/': a PMU without an event name" \
+	bench --event msr/ --sizes 8 --seconds 0.05
 usage_error "bench --event nosuch is a usage error" "unknown event 'nosuch'" \
 	bench --event nosuch --kernels libc --sizes 64 --seconds 0.1
 usage_error "bench --event raw:0xZZ is a usage error" "bad raw event 'raw:0xZZ' (expected raw:0xHEX" \

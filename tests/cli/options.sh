@@ -109,3 +109,10 @@ usage_error "bench: a kernel named twice is refused" "'word' is named twice" \
 	bench --kernels word,word --sizes 8 --seconds 0.05
 usage_error "bench: a kernel and a policy of one name are refused" "'word' is named twice" \
 	bench --kernels word --policies word --sizes 8 --seconds 0.05
+
+# A size past 2^64 says the bound as one that fits does; a memory limit too
+# large for a size says so rather than asking for 1M or more.
+usage_error "bench --sizes past 2^64 names the largest" "size '18446744073709551616' is too large (at most" \
+	bench --sizes 18446744073709551616
+usage_error "bench --max-memory past 2^64 says it is too large" "bad memory limit '99999999999G': too large for a size" \
+	bench --max-memory 99999999999G
