@@ -390,14 +390,28 @@ static int measurement_line(struct reader *r, char *line, const char *key)
 	return fail_at(r, r->line, "unknown key '%s'", quote(key).s);
 }
 
-/* date YYYY-MM-DDTHH:MM:SSZ, as the writer puts it (UTC). */
+static unsigned two(const char *s)
+{
+	return (unsigned)(s[0] - '0') * 10 + (unsigned)(s[1] - '0');
+}
+
+/* date YYYY-MM-DDTHH:MM:SSZ, as the writer puts it (UTC): a day of the
+ * calendar (a leap second allowed), not just digits in place. */
 static int valid_date(const char *s)
 {
 	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	static const unsigned char days[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	for (size_t i = 0; i < sizeof form - 1; i++)
 		if (form[i] == 'd' ? !digit(s[i]) : s[i] != form[i])
 			return 0;
-	return s[sizeof form - 1] == 0;
+	if (s[sizeof form - 1] != 0)
+		return 0;
+	unsigned year = two(s) * 100 + two(s + 2), month = two(s + 5), day = two(s + 8);
+	int leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+	if (month < 1 || month > 12 || day < 1 || day > days[month - 1] ||
+	    (month == 2 && day == 29 && !leap))
+		return 0;
+	return two(s + 11) <= 23 && two(s + 14) <= 59 && two(s + 17) <= 60;
 }
 
 static int valid_version(const char *s)

@@ -262,6 +262,16 @@ static void test_rejected(void)
 	make_profile(buf, sizeof buf, "libc", NULL, "end\n# c\nend\n");
 	expect_rejected(buf, 26, "a line after the 'end' line");
 	expect_line_rejected("date", "date yesterday", 4, "bad date 'yesterday'");
+	expect_line_rejected("date", "date 2026-13-45T99:99:99Z", 4, "bad date '2026-13-45T99:99:99Z'");
+	expect_line_rejected("date", "date 2025-02-29T12:00:00Z", 4, "bad date '2025-02-29T12:00:00Z'");
+	expect_line_rejected("date", "date 2026-04-31T12:00:00Z", 4, "bad date '2026-04-31T12:00:00Z'");
+	expect_line_rejected("date", "date 2026-01-01T24:00:00Z", 4, "bad date '2026-01-01T24:00:00Z'");
+	/* A leap day and a leap second are dates. */
+	make_profile(buf, sizeof buf, "libc", NULL, NULL);
+	replace_line(buf, sizeof buf, "date", "date 2024-02-29T23:59:60Z");
+	write_file(buf);
+	CHECK(ucopy_profile_load(path, NULL, why_end, sizeof why_end) == 0,
+	      "a leap day's leap second rejected: %s", why_end);
 	expect_line_rejected("version", "version 1.2", 3, "bad version '1.2'");
 	make_profile(buf, sizeof buf, "64:libc,", NULL, NULL);
 	expect_rejected(buf, 12, "bad policy: trailing ','");
