@@ -72,6 +72,7 @@ help:
 	@echo "make            build $(B)/libucopy.a, $(B)/libucopy.so, $(B)/libucopy-preload.so and $(B)/ucopy"
 	@echo "make check      build and run every test (last line: N passed, N failed)"
 	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
+	@echo "make check-ubsan the tests under UBSan alone, each report ending its test (in $(B)-ubsan)"
 	@echo "make check-generic  the library without its port (PORT=generic), its tests (in $(B)-generic)"
 	@echo "make check-emulated the library's tests under qemu-x86_64 -cpu Nehalem, Haswell, max"
 	@echo "make check-aarch64  cross-build for aarch64 (in $(B)-aarch64), every test under qemu-aarch64"
