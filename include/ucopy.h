@@ -109,7 +109,9 @@ UCOPY_API void *ucopy_memmove(void *dst, const void *src, size_t n);
  * sa_mask holds them), call ucopy_try_sigsafe().  The first fault-tolerant
  * copy of the process is the exception: made with the signals blocked (a
  * crash handler's, say), it installs ucopy's handler and copies as
- * ucopy_try_sigsafe() does.  Under valgrind, whose register state at a
+ * ucopy_try_sigsafe() does, and so do its thread's later copies until the
+ * thread is seen with the signals deliverable (it left the handler), as in
+ * a handler ucopy chained to.  Under valgrind, whose register state at a
  * fault is not exact, ucopy_try() always copies as ucopy_try_sigsafe() does.
  *
  * And ucopy's handler must stay installed: it is looked for once, at first
@@ -339,8 +341,9 @@ UCOPY_API int ucopy_kernel_supported(const struct ucopy_kernel *k,
  * @return : k itself when it can be used for a fault-tolerant copy (it has a
  *           try_fn), else the nearest fault-capable kernel the running CPU
  *           supports (for `libc`: the widest vector kernel with no clock
- *           or cliff penalty on any CPU that has it: avx2 where the CPU has
- *           AVX2, else sse2, on x86-64).  Never NULL for a non-NULL k. */
+ *           or cliff penalty on any CPU that has it: on x86-64 avx2 where
+ *           the features ucopy_cpu() reports, after UCOPY_FEATURES, include
+ *           AVX2, else sse2).  Never NULL for a non-NULL k. */
 UCOPY_API const struct ucopy_kernel *
 ucopy_kernel_fault_capable(const struct ucopy_kernel *k);
 

@@ -298,9 +298,16 @@ static void after_fork_child(void)
 	__atomic_store_n(&routing, 0, __ATOMIC_SEQ_CST);
 }
 
+/* Whether valgrind runs the process, asked at load time: valgrind's core
+ * is loaded by then, and install() may run inside a signal handler (a first
+ * use there), where dl_iterate_phdr(), which takes the loader's lock, may
+ * not be called. */
+static unsigned char valgrind_seen;
+
 __attribute__((constructor)) static void register_fork_handler(void)
 {
 	pthread_atfork(NULL, NULL, after_fork_child);
+	valgrind_seen = (unsigned char)ucopy_under_valgrind();
 }
 
 /* Installs the handler and sets ucopy_try's words; the lock is held. */
@@ -313,7 +320,7 @@ static int install(void)
 	}
 	if (!sorted) {
 		sort_extable();
-		under_valgrind = (unsigned char)ucopy_under_valgrind();
+		under_valgrind = valgrind_seen;
 		sorted = 1;
 	}
 	for (int i = 0; i < 2 && rc == 0; i++) {
@@ -391,10 +398,18 @@ static int installed_or_busy(void)
  * or the signals are blocked here.  A first use may come from inside a
  * handler (a crash handler reading memory it cannot trust: the obvious
  * use), where the kernel blocked the signal and a try body's fault would
- * kill the process; installed now, the handler serves the next calls. */
+ * kill the process.  The thread is then taken for one in a handler ucopy
+ * chained to: its later copies there go without signals too, and the try
+ * bodies again once it is seen with the signals deliverable. */
 static int first_use_nosignal(void)
 {
-	return installed_or_busy() != 0 || signals_blocked();
+	if (installed_or_busy() != 0)
+		return 1;
+	if (!signals_blocked())
+		return 0;
+	chained = 1;
+	route_checked();
+	return 1;
 }
 
 /* ucopy_try before the first fault-tolerant copy: the words lead here until
