@@ -1161,15 +1161,21 @@ int cmd_calibrate(int argc, char **argv)
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
 	} else if (env_profile && env_profile[0]) {
-		if (snprintf(path, sizeof path, "%s", env_profile) >= (int)sizeof path)
+		/* The library's file, never stdout: a file named '-' is "./-". */
+		if (snprintf(path, sizeof path, "%s%s", strcmp(env_profile, "-") ? "" : "./",
+			     env_profile) >= (int)sizeof path)
 			return cli_usage_error(CMD, "UCOPY_PROFILE is longer than %zu bytes",
-					       sizeof path - 1);
+					       sizeof path - 4);
 		/* The variable may be set for other reasons than this run:
 		 * only a profile (or nothing) there is replaced. */
 		struct stat st;
-		FILE *f = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
-		char first[32] = "";
-		if (f) {
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			FILE *f = fopen(path, "r");
+			char first[32] = "";
+			if (!f)
+				return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which cannot be "
+						       "read (%s): calibrate saves there only over a "
+						       "profile (give -o FILE)", path, strerror(errno));
 			if (!fgets(first, sizeof first, f))
 				first[0] = 0;
 			fclose(f);

@@ -79,9 +79,14 @@ UCOPY_PROFILE=$dir/other-file run calibrate --seconds 0.2 --max-size 4K -q
 expect "calibrate: a UCOPY_PROFILE naming some other file is not replaced" sh -c "
 	[ $rc -eq 2 ] && grep -q \"UCOPY_PROFILE names '$dir/other-file', which is not a profile\" '$err' &&
 	[ \"\$(cat '$dir/other-file')\" = 'not a profile' ]"
+ucopy_abs=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
+# UCOPY_PROFILE=- is a file named '-', as the library reads it, not stdout.
+(cd "$dir" && UCOPY_PROFILE=- "$ucopy_abs" calibrate --seconds 0.2 --max-size 4K -q >"$out" 2>"$err")
+rc=$?
+expect "calibrate: UCOPY_PROFILE=- is the file './-', not stdout" sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] &&
+	head -1 '$dir/-' | grep -qx 'ucopy-profile 1'"
 # A relative UCOPY_PROFILE reaches a program that changes directory as the
 # file that was checked.
-ucopy_abs=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
 (cd "$dir" && UCOPY_PROFILE=new "$ucopy_abs" run -- sh -c 'cd / && printf "%s\n" "$UCOPY_PROFILE"' \
 	>"$out" 2>"$err")
 rc=$?
