@@ -114,8 +114,11 @@ static void apply_mask(struct ucopy_cpu *c)
 	if (!env || !*env)
 		return;
 	if (ucopy_features_mask(env, c->detected, &set, err, sizeof err) != 0) {
-		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%.40s' ignored: %.90s",
-			 ucopy_quote(env, strlen(env)).s, err);
+		/* The value escaped and cut whole (a "%.40s" of the escaped
+		 * text split its escapes), in the 160 bytes the note has. */
+		char shown[48];
+		snprintf(c->mask_note, sizeof c->mask_note, "UCOPY_FEATURES='%s' ignored: %s",
+			 ucopy_show_text(env, shown, sizeof shown), err);
 		return;
 	}
 	c->features = set;

@@ -115,8 +115,9 @@ struct ucopy_tok {
 	char s[176];
 };
 struct ucopy_tok ucopy_quote(const char *s, size_t n) HIDDEN;
-/* ucopy_show_token()'s escapes over the whole of a path, cut only by len. */
-char *ucopy_show_path(const char *s, char *buf, size_t len) HIDDEN;
+/* ucopy_show_token()'s escapes over the whole of s (a path, a CPU's
+ * brand), cut only by len, with "..." when it is. */
+char *ucopy_show_text(const char *s, char *buf, size_t len) HIDDEN;
 void ucopy_trim(const char **s, const char **e) HIDDEN;
 void ucopy_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5))) HIDDEN;

@@ -100,7 +100,7 @@ static int fail_at(struct reader *r, unsigned line, const char *fmt, ...)
 {
 	if (r->why && r->whylen) {
 		char path[1024];
-		ucopy_show_path(r->path, path, sizeof path);
+		ucopy_show_text(r->path, path, sizeof path);
 		int n = line ? snprintf(r->why, r->whylen, "%s:%u: ", path, line)
 			     : snprintf(r->why, r->whylen, "%s: ", path);
 		if (n >= 0 && (size_t)n < r->whylen) {
@@ -543,9 +543,11 @@ static int check_identity(struct reader *r, const struct profile *p)
 	while (*b == ' ')
 		b++;
 	snprintf(brand, sizeof brand, "%s", b);
+	/* The file's words (and the CPU's brand, which a hypervisor writes)
+	 * escaped, as all outside text in a reason. */
 	if (strcmp(p->arch, c->arch))
 		return fail_at(r, p->at[KEY_ARCH], "measured on %s; this CPU is %s",
-			       p->arch, c->arch);
+			       quote(p->arch).s, c->arch);
 	if (strcmp(p->vendor, c->vendor) || p->family != c->family ||
 	    p->model != c->model || p->stepping != c->stepping)
 		return fail_at(r, p->at[strcmp(p->vendor, c->vendor) ? KEY_VENDOR
@@ -553,11 +555,14 @@ static int check_identity(struct reader *r, const struct profile *p)
 					 : p->model != c->model ? KEY_MODEL
 								: KEY_STEPPING],
 			       "measured on another CPU (%s family %llu model %llu stepping %llu); this one is %s family %u model %u stepping %u",
-			       p->vendor, p->family, p->model, p->stepping,
-			       c->vendor, c->family, c->model, c->stepping);
-	if (strcmp(p->brand, brand))
+			       quote(p->vendor).s, p->family, p->model, p->stepping,
+			       quote(c->vendor).s, c->family, c->model, c->stepping);
+	if (strcmp(p->brand, brand)) {
+		char theirs[4 * sizeof p->brand], ours[4 * sizeof brand];
 		return fail_at(r, p->at[KEY_BRAND], "measured on another CPU ('%s'); this one is '%s'",
-			       p->brand, brand);
+			       ucopy_show_text(p->brand, theirs, sizeof theirs),
+			       ucopy_show_text(brand, ours, sizeof ours));
+	}
 	if (p->features != c->features) {
 		char more[160], less[160];
 		uint64_t extra = p->features & ~c->features, lacking = c->features & ~p->features;

@@ -104,19 +104,24 @@ int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Bounded, so that a 10 000-rule policy gives a readable error; control
- * bytes shown as \xNN, so that a message never carries them raw, and a
- * backslash doubled, so that "\x1b" in a file reads apart from an ESC. */
-static char *show(const char *s, size_t n, size_t cap, char *buf, size_t len)
+/* The first cap bytes of s[0..n) into buf, then "..." when that is not
+ * all of it (keep bytes of buf are left for the "..." of a cut by the buffer
+ * itself): bounded, so that a 10 000-rule policy gives a readable error;
+ * control bytes shown as \xNN, so that a message never carries them raw;
+ * a backslash doubled, so that "\x1b" in a file reads apart from an ESC. */
+static char *show(const char *s, size_t n, size_t cap, char *buf, size_t len, size_t keep)
 {
 	size_t pos = 0, shown = n > cap ? cap : n;
 	if (!len)
 		return buf;
+	size_t room = len > keep ? len - keep : 1;
 	for (size_t i = 0; i < shown; i++) {
 		unsigned char c = (unsigned char)s[i];
 		size_t w = c < 0x20 || c == 0x7f ? 4 : c == '\\' ? 2 : 1;
-		if (pos + w >= len)
+		if (pos + w >= room) {
+			shown = i;
 			break;
+		}
 		if (w == 4)
 			snprintf(buf + pos, len - pos, "\\x%02x", c);
 		else if (w == 2)
@@ -126,19 +131,19 @@ static char *show(const char *s, size_t n, size_t cap, char *buf, size_t len)
 		pos += w;
 	}
 	buf[pos] = 0;
-	if (shown < n)
-		snprintf(buf + pos, len - pos, "...");
+	if (shown < n && pos + 3 < len)
+		memcpy(buf + pos, "...", 4);
 	return buf;
 }
 
 char *ucopy_show_token(const char *s, size_t n, char *buf, size_t len)
 {
-	return show(s, n, 40, buf, len);
+	return show(s, n, 40, buf, len, 0);
 }
 
-char *ucopy_show_path(const char *s, char *buf, size_t len)
+char *ucopy_show_text(const char *s, char *buf, size_t len)
 {
-	return show(s, strlen(s), SIZE_MAX, buf, len);
+	return show(s, strlen(s), SIZE_MAX, buf, len, 3);
 }
 
 struct ucopy_tok ucopy_quote(const char *s, size_t n)

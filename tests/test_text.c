@@ -4,6 +4,7 @@
  * all parse.
  */
 #include "check.h"
+#include "internal.h"
 #include "ucopy.h"
 
 #include <string.h>
@@ -115,6 +116,12 @@ static void test_show_token(void)
 	small[0] = 'z';
 	CHECK(ucopy_show_token("abc", 3, small, 0) == small && small[0] == 'z',
 	      "len 0 wrote into the buffer");
+	/* Uncapped, for a path: cut by the buffer alone, and then marked. */
+	char t16[16];
+	CHECK(!strcmp(ucopy_show_text("abcdefghijklmnopqrstuvwxyz", t16, sizeof t16),
+		      "abcdefghijkl..."), "a path cut by the buffer: '%s'", t16);
+	CHECK(!strcmp(ucopy_show_text("/a\x1b/b", t16, sizeof t16), "/a\\x1b/b"),
+	      "a path that fits: '%s'", t16);
 	/* The size parser's message shows its input so too. */
 	char err[200];
 	size_t v;

@@ -824,26 +824,33 @@ static int runs_active(const struct variant *v)
 	       (v->kind == VARIANT_TRY && (v->try_fn == ucopy_try || v->try_fn == ucopy_from));
 }
 
-/* The active policy's text, and where it came from with the library's
- * reason (a profile at the default path that was ignored, say): what the
- * entries timed ran, which the user may not have chosen. */
-static const char *active_text(char *buf, size_t len, int with_source)
-{
-	const struct ucopy_active *a = ucopy_active();
-	size_t at = ucopy_policy_format(a->policy, buf, len);
-	if (with_source && at < len)
-		snprintf(buf + at, len - at, " (source %s%s%s%s%s)", ucopy_source_name(a->source),
-			 a->profile[0] ? ", profile " : "", a->profile,
-			 a->reason[0] ? "; " : "", a->reason);
-	return buf;
-}
-
 static const char *variant_policy_text(const struct bench *b, const struct variant *v)
 {
 	static char active[1024];
-	if (runs_active(v))
-		return active_text(active, sizeof active, 0);
+	if (runs_active(v)) {
+		ucopy_policy_format(ucopy_active()->policy, active, sizeof active);
+		return active;
+	}
 	return v->kind == VARIANT_POLICY ? b->pol_text[(uintptr_t)v->ctx] : NULL;
+}
+
+/* The active policy, where it came from and the library's reason (a
+ * profile at the default path that was ignored, say), on the table's
+ * header: what the entries timed ran, which the user may not have chosen.
+ * The path and the reason come from outside: escaped. */
+static void write_active(const struct bench *b, const struct variant *v, FILE *f)
+{
+	const struct ucopy_active *a = ucopy_active();
+	fprintf(f, "# the active policy (ucopy_memcpy, ucopy_try, ucopy_from) = %s (source %s",
+		variant_policy_text(b, v), ucopy_source_name(a->source));
+	if (a->reason[0]) {
+		fputs("; ", f);
+		fput_escaped_message(a->reason, f);   /* it names the profile */
+	} else if (a->profile[0]) {
+		fputs(", profile ", f);
+		fput_escaped(a->profile, f);
+	}
+	fputs(")\n", f);
 }
 
 /* Under the table: measure_slow_note() over all cells' rounds. */
@@ -889,9 +896,7 @@ static void write_table(const struct bench *b, FILE *f)
 				variant_policy_text(b, &b->var[i]));
 	for (size_t i = 0; i < b->nvar; i++)
 		if (runs_active(&b->var[i])) {
-			char active[1024];
-			fprintf(f, "# the active policy (ucopy_memcpy, ucopy_try, ucopy_from) = %s\n",
-				active_text(active, sizeof active, 1));
+			write_active(b, &b->var[i], f);
 			break;
 		}
 	int first = 1;
