@@ -16,8 +16,23 @@
  * pasted by mistake, thousands of bytes, is cut to its start. */
 #define QUOTED_MAX 200
 
+/* Whether the ' at q opens a quoted value: at the start or after a space,
+ * '(' or '=', not inside a word ("a process's"). */
+static int opens(const char *m, const char *q)
+{
+	return q == m || strchr(" (=", q[-1]);
+}
+
+/* Whether the ' at q closes one: at the end or before a space, ':', ',',
+ * ')' or '.', so that a value's own apostrophe ("it's") does not. */
+static int closes(const char *q)
+{
+	return !q[1] || strchr(" :,).", q[1]);
+}
+
 /* Writes the message with each quoted value ('...') longer than QUOTED_MAX
- * cut to its first QUOTED_MAX bytes and "...". */
+ * cut to its first QUOTED_MAX bytes (back to a character's start, and
+ * before an escape it would split) and "...". */
 static void put_message(const char *fmt, va_list ap)
 {
 	va_list again;
@@ -30,22 +45,32 @@ static void put_message(const char *fmt, va_list ap)
 		return;
 	}
 	vsnprintf(m, (size_t)n + 1, fmt, ap);
-	for (const char *p = m; *p;) {
-		const char *q = strchr(p, '\'');
-		const char *end = q ? strchr(q + 1, '\'') : NULL;
+	const char *p = m;
+	for (const char *q = m; (q = strchr(q, '\'')) != NULL;) {
+		const char *end = NULL;
+		if (opens(m, q))
+			for (const char *e = q + 1; (e = strchr(e, '\'')) != NULL && !end; e++)
+				if (closes(e))
+					end = e;
 		if (!end) {
-			fputs(p, stderr);
-			break;
+			q++;
+			continue;
 		}
-		if (end - q - 1 > QUOTED_MAX) {
-			fwrite(p, 1, (size_t)(q + 1 - p) + QUOTED_MAX, stderr);
+		size_t len = (size_t)(end - q - 1);
+		if (len > QUOTED_MAX) {
+			size_t cut = QUOTED_MAX;
+			while (cut && ((unsigned char)q[1 + cut] & 0xc0) == 0x80)
+				cut--;
+			for (size_t k = cut > 3 ? cut - 3 : 0; k < cut; k++)
+				if (q[1 + k] == '\\')
+					cut = k;   /* a \xNN, \\ or \n it would split */
+			fwrite(p, 1, (size_t)(q + 1 - p) + cut, stderr);
 			fputs("...", stderr);
-		} else {
-			fwrite(p, 1, (size_t)(end - p), stderr);
+			p = end;
 		}
-		fputc('\'', stderr);
-		p = end + 1;
+		q = end + 1;
 	}
+	fputs(p, stderr);
 	free(m);
 }
 
@@ -216,7 +241,8 @@ int cli_parse_memory(const char *cmd, const char *arg, size_t *out)
 	if (ucopy_size_parse(arg, &v, err, sizeof err) < 0 || v < ((size_t)1 << 20))
 		return cli_usage_error(cmd, "bad memory limit '%s'%s (expected a size of 1M "
 				       "or more, e.g. 512M or 4G)", arg,
-				       strstr(err, "too large") ? ": too large for a size" : "");
+				       strlen(err) > 13 && !strcmp(err + strlen(err) - 13, " is too large")
+				       ? ": too large for a size" : "");
 	*out = v;
 	return 0;
 }

@@ -116,3 +116,9 @@ usage_error "bench --sizes past 2^64 names the largest" "size '18446744073709551
 	bench --sizes 18446744073709551616
 usage_error "bench --max-memory past 2^64 says it is too large" "bad memory limit '99999999999G': too large for a size" \
 	bench --max-memory 99999999999G
+# A value with its own apostrophe is one value still: cut, not shown whole.
+run bench --kernels "it's$long"
+expect "a long value with an apostrophe is cut in the message" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -c <'$err') -lt 700 ] && grep -q \"'it'sx0\\{195\\}\\.\\.\\.'\" '$err'"
+usage_error "a memory limit that reads 'too large' is no size too large" "bad memory limit 'too large' (expected" \
+	bench --max-memory "too large"
