@@ -100,7 +100,7 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len,
 {
 	char p[PATH_MAX + 64];
 	struct stat st;
-	snprintf(p, sizeof p, "%s/%s", dir, rel);
+	snprintf(p, sizeof p, dir[0] ? "%s/%s" : "%s%s", dir, rel);
 	if (stat(p, &st) != 0) {
 		snprintf(why, wl, "%s", errno == ENOENT || errno == ENOTDIR ? "no such file"
 									: strerror(errno));
@@ -123,23 +123,37 @@ static int try_file(const char *dir, const char *rel, char *path, size_t len,
 		return 0;
 	}
 	/* ld.so resolves a relative LD_PRELOAD against each program's own
-	 * working directory: the path must be absolute. */
-	char abs[PATH_MAX];
+	 * working directory: the path must be absolute.  The canonical one,
+	 * unless only the path as given (a link) is one LD_PRELOAD can carry:
+	 * ld.so splits it at a space or a colon, with no way to escape them. */
+	char abs[PATH_MAX], given[PATH_MAX + 64] = "";
 	if (!realpath(p, abs)) {
 		snprintf(why, wl, "%s", strerror(errno));
 		return 0;
 	}
-	if (strlen(abs) >= len) {
+	if (p[0] == '/')
+		snprintf(given, sizeof given, "%s", p);
+	else if (getcwd(given, PATH_MAX)) {
+		size_t at = strlen(given), n = strlen(p);
+		if (at + 1 + n < sizeof given) {
+			given[at] = '/';
+			memcpy(given + at + 1, p, n + 1);
+		} else {
+			given[0] = 0;
+		}
+	}
+	const char *use = !strpbrk(abs, " :") ? abs : given[0] && !strpbrk(given, " :") ? given
+											: NULL;
+	if (!use) {
+		snprintf(why, wl, "its full path has a space or a colon, which LD_PRELOAD "
+			 "cannot carry (ld.so(8)): copy or link it to a path without them");
+		return 0;
+	}
+	if (strlen(use) >= len) {
 		snprintf(why, wl, "its full path is longer than %zu bytes", len - 1);
 		return 0;
 	}
-	/* ld.so splits LD_PRELOAD at both, with no way to escape them. */
-	if (strpbrk(abs, " :")) {
-		snprintf(why, wl, "its full path has a space or a colon, which LD_PRELOAD "
-			 "cannot carry (ld.so(8)): copy it to a path without them");
-		return 0;
-	}
-	memcpy(path, abs, strlen(abs) + 1);
+	memcpy(path, use, strlen(use) + 1);
 	return 1;
 }
 

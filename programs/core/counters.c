@@ -430,7 +430,7 @@ int counter_event_parse(const char *spec, const char *root, struct counter_event
 	if (trailing)
 		len--;
 	const char *slash = memchr(spec, '/', len);
-	if (trailing && !slash)
+	if (trailing && !slash && len)
 		return errmsg(err, errlen, "bad event '%s': a PMU without an event name ("
 			      EXPECTED ")", spec);
 	const char *name = slash ? slash + 1 : spec;

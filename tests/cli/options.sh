@@ -122,3 +122,13 @@ expect "a long value with an apostrophe is cut in the message" \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -c <'$err') -lt 700 ] && grep -q \"'it'sx0\\{195\\}\\.\\.\\.'\" '$err'"
 usage_error "a memory limit that reads 'too large' is no size too large" "bad memory limit 'too large' (expected" \
 	bench --max-memory "too large"
+
+# Every help page fits an 80-column terminal.
+wide=
+for c in "" features bench compare calibrate run trace report; do
+	if [ -n "$c" ]; then "$UCOPY" help "$c"; else "$UCOPY" --help; fi >"$out" 2>&1
+	grep -q '^usage: ucopy' "$out" || wide="$wide ${c:-main}(no usage line)"
+	w=$(awk 'length($0) > 80 { print FILENAME ":" FNR ": " length($0) " columns"; exit }' "$out")
+	[ -n "$w" ] && wide="$wide ${c:-main}($w)"
+done
+expect "help: every page within 80 columns${wide:+ (not:$wide)}" [ -z "$wide" ]

@@ -131,6 +131,11 @@ for d in "a b" "a:b"; do
 	expect "run: an interposer at a path with '$d' is refused, not dropped by ld.so" \
 		is_usage_error "its full path has a space or a colon, which LD_PRELOAD cannot carry"
 done
+# A link at a clean path to it there is a path LD_PRELOAD carries.
+ln -s "$odd/a b" "$odd/clean"
+UCOPY_PRELOAD="$odd/clean/libucopy-preload.so" run run -- "$prog"
+expect "run: a link without a space to an interposer at a path with one works" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^memcpy is in $odd/clean/libucopy-preload.so' '$out'"
 # The command found in such a directory: its interposer beside it is refused too.
 cp "$B/ucopy" "$odd/a b/"
 (unset UCOPY_PRELOAD; "$odd/a b/ucopy" run -- true >"$out" 2>"$err")
