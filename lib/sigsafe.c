@@ -108,13 +108,15 @@ static long pipe_move(struct mover *m, void *dst, const void *src, size_t n)
 	return (long)got;
 }
 
+/* Transfers made, for tests/test_fault.c (internal.h). */
+unsigned long ucopy_nosignal_moves;
+
 /* One transfer of up to n bytes: process_vm_readv while it works, the pipe
  * when it is refused.  A piece it finds unreadable is tried once more
  * through the pipe before it counts as a fault: process_vm_readv pins
  * pages, which a VM_IO or VM_PFNMAP mapping (a device's, [vvar]) refuses
- * though loads from it work, and write() reads it as a load does. */
-unsigned long ucopy_nosignal_moves;
-
+ * though loads from it work, and write() reads it as a load does.  *tried
+ * is how much the mechanism that answered took on. */
 static long move(struct mover *m, void *dst, const void *src, size_t n, int exact,
 		 size_t *tried)
 {
