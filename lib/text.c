@@ -132,7 +132,7 @@ static char *show(const char *s, size_t n, size_t cap, char *buf, size_t len, si
 	}
 	buf[pos] = 0;
 	if (shown < n && pos + 3 < len)
-		memcpy(buf + pos, "...", 4);
+		snprintf(buf + pos, len - pos, "...");
 	return buf;
 }
 

@@ -85,13 +85,6 @@ ucopy_abs=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
 rc=$?
 expect "calibrate: UCOPY_PROFILE=- is the file './-', not stdout" sh -c "[ $rc -eq 0 ] && [ ! -s '$out' ] &&
 	head -1 '$dir/-' | grep -qx 'ucopy-profile 1'"
-# A relative UCOPY_PROFILE reaches a program that changes directory as the
-# file that was checked.
-(cd "$dir" && UCOPY_PROFILE=new "$ucopy_abs" run -- sh -c 'cd / && printf "%s\n" "$UCOPY_PROFILE"' \
-	>"$out" 2>"$err")
-rc=$?
-expect "run: a relative UCOPY_PROFILE is passed on as an absolute path" sh -c "[ $rc -eq 0 ] &&
-	[ \"\$(cat '$out')\" = \"\$(cd '$dir' && pwd -P)/new\" ]"
 
 # features shows the setting and why, then refuses it.
 UCOPY_POLICY=nosuch run features

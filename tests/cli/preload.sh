@@ -143,3 +143,15 @@ rc=$?
 expect "run: a command at a path with a space says why its interposer cannot be used" \
 	is_usage_error "a b/libucopy-preload.so: its full path has a space or a colon"
 rm -rf "$odd"
+
+# A relative UCOPY_PROFILE reaches a program that changes directory as the
+# file that was checked.
+pdir=$(mktemp -d)
+"$UCOPY" calibrate --seconds 0.2 --max-size 4K -q -o "$pdir/new" >/dev/null 2>&1
+ucopy_abs=$(cd "$(dirname "$UCOPY")" && pwd)/$(basename "$UCOPY")
+(cd "$pdir" && UCOPY_PROFILE=new "$ucopy_abs" run -- sh -c 'cd / && printf "%s\n" "$UCOPY_PROFILE"' \
+	>"$out" 2>"$err")
+rc=$?
+expect "run: a relative UCOPY_PROFILE is passed on as an absolute path" sh -c "[ $rc -eq 0 ] &&
+	[ \"\$(cat '$out')\" = \"\$(cd '$pdir' && pwd -P)/new\" ]"
+rm -rf "$pdir"
