@@ -308,6 +308,12 @@ __attribute__((constructor)) static void register_fork_handler(void)
 {
 	pthread_atfork(NULL, NULL, after_fork_child);
 	valgrind_seen = (unsigned char)ucopy_under_valgrind();
+	/* A static program's own constructor may have made the first copy
+	 * before this one ran. */
+	if (__atomic_load_n(&sorted, __ATOMIC_ACQUIRE) && valgrind_seen && !under_valgrind) {
+		under_valgrind = 1;
+		ucopy_try_route(try_route());
+	}
 }
 
 /* Installs the handler and sets ucopy_try's words; the lock is held. */
@@ -403,12 +409,14 @@ static int installed_or_busy(void)
  * bodies again once it is seen with the signals deliverable. */
 static int first_use_nosignal(void)
 {
-	if (installed_or_busy() != 0)
-		return 1;
+	int rc = installed_or_busy();
 	if (!signals_blocked())
-		return 0;
+		return rc != 0;
 	chained = 1;
-	route_checked();
+	if (rc == 0)
+		route_checked();
+	else   /* another thread installs: it routes ucopy_try by this word */
+		__atomic_store_n(&routed_checked, 1, __ATOMIC_SEQ_CST);
 	return 1;
 }
 

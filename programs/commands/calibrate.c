@@ -1165,7 +1165,7 @@ int cmd_calibrate(int argc, char **argv)
 		if (snprintf(path, sizeof path, "%s%s", strcmp(env_profile, "-") ? "" : "./",
 			     env_profile) >= (int)sizeof path)
 			return cli_usage_error(CMD, "UCOPY_PROFILE is longer than %zu bytes",
-					       sizeof path - 4);
+					       sizeof path - 1);
 		/* The variable may be set for other reasons than this run:
 		 * only a profile (or nothing) there is replaced. */
 		struct stat st;

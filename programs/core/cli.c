@@ -31,8 +31,8 @@ static int closes(const char *q)
 }
 
 /* Writes the message with each quoted value ('...') longer than QUOTED_MAX
- * cut to its first QUOTED_MAX bytes (back to a character's start, and
- * before an escape it would split) and "...". */
+ * cut to at most its first QUOTED_MAX bytes (never inside a character or
+ * an escape) and "...". */
 static void put_message(const char *fmt, va_list ap)
 {
 	va_list again;
@@ -58,12 +58,18 @@ static void put_message(const char *fmt, va_list ap)
 		}
 		size_t len = (size_t)(end - q - 1);
 		if (len > QUOTED_MAX) {
-			size_t cut = QUOTED_MAX;
-			while (cut && ((unsigned char)q[1 + cut] & 0xc0) == 0x80)
-				cut--;
-			for (size_t k = cut > 3 ? cut - 3 : 0; k < cut; k++)
-				if (q[1 + k] == '\\')
-					cut = k;   /* a \xNN, \\ or \n it would split */
+			/* The cut at the end of a whole escape (\xNN, \\) or
+			 * UTF-8 sequence, walked from the value's start. */
+			size_t cut = 0;
+			for (size_t k = 0; k < QUOTED_MAX;) {
+				unsigned char c = (unsigned char)q[1 + k];
+				size_t step = c == '\\' ? (q[2 + k] == 'x' ? 4 : 2)
+					    : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+				if (k + step > QUOTED_MAX)
+					break;
+				k += step;
+				cut = k;
+			}
 			fwrite(p, 1, (size_t)(q + 1 - p) + cut, stderr);
 			fputs("...", stderr);
 			p = end;

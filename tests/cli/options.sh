@@ -132,3 +132,7 @@ for c in "" features bench compare calibrate run trace report; do
 	[ -n "$w" ] && wide="$wide ${c:-main}($w)"
 done
 expect "help: every page within 80 columns${wide:+ (not:$wide)}" [ -z "$wide" ]
+# The cut keeps an escape whole: a value's '\\' pair is not split at byte 200.
+pair="$(printf 'a%.0s' $(seq 196))\\\\bcdefgh$(printf 'z%.0s' $(seq 50))"
+run bench --kernels "$pair"
+expect "a cut value keeps a backslash pair whole" grep -q "a\\\\\\\\bc\\.\\.\\.'" "$err"
