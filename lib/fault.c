@@ -298,22 +298,17 @@ static void after_fork_child(void)
 	__atomic_store_n(&routing, 0, __ATOMIC_SEQ_CST);
 }
 
-/* Whether valgrind runs the process, asked at load time: valgrind's core
+/* Whether valgrind runs the process is asked at load time: valgrind's core
  * is loaded by then, and install() may run inside a signal handler (a first
  * use there), where dl_iterate_phdr(), which takes the loader's lock, may
- * not be called. */
-static unsigned char valgrind_seen;
-
+ * not be called.  A static program's own constructor may have made the
+ * first copy before this one ran: its words are then routed again. */
 __attribute__((constructor)) static void register_fork_handler(void)
 {
 	pthread_atfork(NULL, NULL, after_fork_child);
-	valgrind_seen = (unsigned char)ucopy_under_valgrind();
-	/* A static program's own constructor may have made the first copy
-	 * before this one ran. */
-	if (__atomic_load_n(&sorted, __ATOMIC_ACQUIRE) && valgrind_seen && !under_valgrind) {
-		under_valgrind = 1;
+	under_valgrind = (unsigned char)ucopy_under_valgrind();
+	if (under_valgrind && __atomic_load_n(&sorted, __ATOMIC_ACQUIRE))
 		ucopy_try_route(try_route());
-	}
 }
 
 /* Installs the handler and sets ucopy_try's words; the lock is held. */
@@ -326,7 +321,6 @@ static int install(void)
 	}
 	if (!sorted) {
 		sort_extable();
-		under_valgrind = valgrind_seen;
 		sorted = 1;
 	}
 	for (int i = 0; i < 2 && rc == 0; i++) {

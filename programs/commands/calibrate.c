@@ -1099,6 +1099,33 @@ static int phase(struct run *r, int (*fn)(struct run *), double part)
 
 /*=====   The command   =====*/
 
+/* The file UCOPY_PROFILE names, as the place to save to: the library's
+ * file, never stdout ('-' is "./-"), and, the variable being set perhaps
+ * for other reasons than this run, only a profile or nothing there.
+ * @return : 0 with it in path, or the exit status after the message. */
+static int env_profile_path(const char *env, char *path, size_t len)
+{
+	if (snprintf(path, len, "%s%s", strcmp(env, "-") ? "" : "./", env) >= (int)len)
+		return cli_usage_error(CMD, "UCOPY_PROFILE is longer than %zu bytes", len - 1);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	FILE *f = fopen(path, "r");
+	char first[32] = "";
+	if (!f)
+		return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which cannot be read (%s): "
+				       "calibrate saves there only over a profile (give -o FILE)",
+				       path, strerror(errno));
+	if (!fgets(first, sizeof first, f))
+		first[0] = 0;
+	fclose(f);
+	first[strcspn(first, "\n")] = 0;
+	if (strcmp(first, UCOPY_PROFILE_MAGIC))
+		return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which is not a profile: "
+				       "calibrate saves there only over one (give -o FILE)", path);
+	return 0;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static struct run r;
@@ -1161,30 +1188,9 @@ int cmd_calibrate(int argc, char **argv)
 	if (r.out) {
 		snprintf(path, sizeof path, "%s", r.out);
 	} else if (env_profile && env_profile[0]) {
-		/* The library's file, never stdout: a file named '-' is "./-". */
-		if (snprintf(path, sizeof path, "%s%s", strcmp(env_profile, "-") ? "" : "./",
-			     env_profile) >= (int)sizeof path)
-			return cli_usage_error(CMD, "UCOPY_PROFILE is longer than %zu bytes",
-					       sizeof path - 1);
-		/* The variable may be set for other reasons than this run:
-		 * only a profile (or nothing) there is replaced. */
-		struct stat st;
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			FILE *f = fopen(path, "r");
-			char first[32] = "";
-			if (!f)
-				return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which cannot be "
-						       "read (%s): calibrate saves there only over a "
-						       "profile (give -o FILE)", path, strerror(errno));
-			if (!fgets(first, sizeof first, f))
-				first[0] = 0;
-			fclose(f);
-			first[strcspn(first, "\n")] = 0;
-			if (strcmp(first, UCOPY_PROFILE_MAGIC))
-				return cli_usage_error(CMD, "UCOPY_PROFILE names '%s', which is not a "
-						       "profile: calibrate saves there only over "
-						       "one (give -o FILE)", path);
-		}
+		int rc = env_profile_path(env_profile, path, sizeof path);
+		if (rc)
+			return rc;
 	} else if (ucopy_profile_default_path(path, sizeof path)) {
 		return cli_usage_error(CMD, "no default profile path (XDG_CACHE_HOME and HOME are "
 				       "unset, not absolute paths, or too long): give -o FILE");
