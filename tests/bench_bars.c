@@ -65,7 +65,10 @@
  *     timed after ucopy_memcpy, and in 0 of 12 the other way round; with a
  *     site per variant bar 1's cells read try/ucopy 1.001-1.005 by geomean
  *     (Zen 5 guest, family 26 model 2; docs/performance-zen5.md, "One call
- *     site per variant").
+ *     site per variant").  And while the two were timed by loops compiled
+ *     apart (one function, a loop per kind of callee), bar 2's cells read
+ *     try/ucopy 1.03-1.04 by geomean, the loop's cost; with the same loop
+ *     for both, 0.997-1.002 (the same CPU; "Session 27").
  *
  * Several processes.  On a Zen 5 guest (family 26 model 2) one process's
  * small cells differ from the next one's by more than bar 1's 10%, whatever

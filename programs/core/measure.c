@@ -470,79 +470,56 @@ static void flush_batch(const struct cell *c, struct walk ws, struct walk wd,
 	flush_fence();
 }
 
-/* The timed loop, one per kind so the call is the only thing that differs.
- * The function pointer goes through an empty asm: a compiler that could see
- * its value (LTO, a variant set up in the same file) might call or inline it
- * directly instead. */
-#define TIMED_LOOP(FN, CALL)                                                  \
-	do {                                                                  \
-		__asm__ volatile("" : "+r"(FN));                              \
-		t0 = timer_now();                                             \
-		for (size_t i = 0; i < k; i++) {                              \
-			const struct copy_op *o = &op[j];                     \
-			if (++j == len)                                       \
-				j = 0;                                        \
-			char *s = walk_next(ws) + o->src_off;                 \
-			char *d = walk_next(wd) + o->dst_off;                 \
-			CALL;                                                 \
-		}                                                             \
-		t1 = timer_now();                                             \
-	} while (0)
+/* The timed loop of one kind of variant, as a function of its own (the
+ * sites below): DECL declares `fn` (and what else CALL needs) from the
+ * variant, CALL makes the copy.  The function pointer goes through an empty
+ * asm: a compiler that could see its value (LTO, a variant set up in the
+ * same file) might call or inline it directly instead.  The walks' cursors
+ * go to memory around every (opaque) call: kept in this frame, which
+ * run_batch_shifted moves, not in the caller's. */
+#define RUN_BATCH_KIND(kind, DECL, CALL)                                        \
+	static inline __attribute__((always_inline)) uint64_t                   \
+	run_batch_##kind(const struct variant *v, const struct copy_seq *seq,    \
+			 struct walk *ws_io, struct walk *wd_io, size_t j, size_t k) \
+	{                                                                       \
+		struct walk ws_local = *ws_io, wd_local = *wd_io;               \
+		struct walk *ws = &ws_local, *wd = &wd_local;                   \
+		const struct copy_op *op = seq->op;                             \
+		size_t len = seq->len;                                          \
+		DECL;                                                           \
+		__asm__ volatile("" : "+r"(fn));                                \
+		uint64_t t0 = timer_now();                                      \
+		for (size_t i = 0; i < k; i++) {                                \
+			const struct copy_op *o = &op[j];                       \
+			if (++j == len)                                         \
+				j = 0;                                          \
+			char *s = walk_next(ws) + o->src_off;                   \
+			char *d = walk_next(wd) + o->dst_off;                   \
+			CALL;                                                   \
+		}                                                               \
+		uint64_t t1 = timer_now();                                      \
+		*ws_io = ws_local;                                              \
+		*wd_io = wd_local;                                              \
+		return t1 - t0;                                                 \
+	}
 
-static inline __attribute__((always_inline)) uint64_t
-run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk *ws_io,
-	       struct walk *wd_io, size_t j, size_t k)
-{
-	/* The walks' cursors go to memory around every (opaque) call: kept in
-	 * this frame, which run_batch_shifted moves, not in the caller's. */
-	struct walk ws_local = *ws_io, wd_local = *wd_io;
-	struct walk *ws = &ws_local, *wd = &wd_local;
-	const struct copy_op *op = seq->op;
-	size_t len = seq->len;
-	uint64_t t0 = 0, t1 = 0;
-	switch (v->kind) {
-	case VARIANT_KERNEL: {
-		ucopy_kernel_fn fn = v->kernel;
-		TIMED_LOOP(fn, fn(d, s, o->n));
-		break;
-	}
-	case VARIANT_MEMCPY: {
-		void *(*fn)(void *, const void *, size_t) = v->memcpy_fn;
-		TIMED_LOOP(fn, fn(d, s, o->n));
-		break;
-	}
-	case VARIANT_TRY: {
-		size_t (*fn)(void *, const void *, size_t) = v->try_fn;
-		TIMED_LOOP(fn, fn(d, s, o->n));
-		break;
-	}
-	case VARIANT_POLICY: {
-		const struct ucopy_policy *p = v->policy;
-		TIMED_LOOP(p, ucopy_policy_copy(p, d, s, o->n));
-		break;
-	}
-	case VARIANT_POLICY_TRY: {
-		const struct ucopy_policy *p = v->policy;
-		TIMED_LOOP(p, ucopy_policy_try(p, d, s, o->n));
-		break;
-	}
-	case VARIANT_CALL: {
-		void (*fn)(void *, void *, const void *, size_t) = v->call;
-		void *ctx = v->ctx;
-		TIMED_LOOP(fn, fn(ctx, d, s, o->n));
-		break;
-	}
-	}
-	*ws_io = ws_local;
-	*wd_io = wd_local;
-	return t1 - t0;
-}
+typedef void *memcpy_fn(void *, const void *, size_t);
+typedef size_t try_fn(void *, const void *, size_t);
+typedef void call_fn(void *, void *, const void *, size_t);
+RUN_BATCH_KIND(kernel, ucopy_kernel_fn fn = v->kernel, fn(d, s, o->n))
+RUN_BATCH_KIND(copy, memcpy_fn *fn = v->memcpy_fn, fn(d, s, o->n))
+RUN_BATCH_KIND(try, try_fn *fn = v->try_fn, fn(d, s, o->n))
+RUN_BATCH_KIND(policy, const struct ucopy_policy *fn = v->policy,
+	       ucopy_policy_copy(fn, d, s, o->n))
+RUN_BATCH_KIND(policy_try, const struct ucopy_policy *fn = v->policy,
+	       ucopy_policy_try(fn, d, s, o->n))
+RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o->n))
 
-/* run_batch_body once per call site and placement.  Each variant of a cell
- * calls through sites of its own (a slot), in its warm-up and in every
- * round, so that no call instruction sees two functions: through one shared
- * site, whichever variant came second in the list took ~1.12x the first's
- * time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy bench
+/* The timed loops once per kind, call site and placement.  Each variant of
+ * a cell calls through sites of its own (a slot), in its warm-up and in
+ * every round, so that no call instruction sees two functions: through one
+ * shared site, whichever variant came second in the list took ~1.12x the
+ * first's time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy bench
  * --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
  * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
  * each alone 2.08-2.16 ns), though the rounds already take the variants in
@@ -555,8 +532,20 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
  * BATCH_STEP_TEXT bytes apart (16 bytes on within a line, and the line moves
  * too), and round r runs every variant at placement r mod BATCH_PLACES: a
  * median over rounds is one over placements, as run_batch_shifted makes it
- * one over stack placements.  The asm's operand, the slot and placement,
- * keeps the compiler from folding the copies into one. */
+ * one over stack placements.
+ *
+ * A site holds one kind's loop and nothing else, so that the kernel, copy
+ * and try kinds, whose loops differ only in the callee's type, compile to
+ * the same instructions at the same offsets (tests/cli/sites.sh checks it).
+ * With the six loops in one function behind a switch on the kind, each
+ * compiled and placed its own way, and ucopy_memcpy timed from the try
+ * kind's loop took 1.7-4.8% more than from the copy kind's on Memcpy_1 and
+ * 4-5% on its sizes below 64, where ucopy_try from the copy kind's loop took
+ * ucopy_memcpy's time (fixed sizes: within 0.3%).  Bar 5 of make bench had
+ * read that loop's cost as ucopy_try's (Zen 5 guest, family 26 model 2;
+ * docs/performance-zen5.md, "Session 27").  The asm's operand, the kind,
+ * slot and placement, keeps the compiler from folding the copies into one. */
+#define BATCH_KINDS (VARIANT_CALL + 1)
 #define BATCH_SLOTS 16
 #define BATCH_PLACES 4
 #define BATCH_STEP_TEXT "208"
@@ -570,29 +559,53 @@ run_batch_body(const struct variant *v, const struct copy_seq *seq, struct walk 
 #else
 #define BATCH_SKIP(place) ""
 #endif
-#define BATCH_SITE(slot, place)                                                 \
+#define BATCH_SITE(kind, e, slot, place)                                        \
 	static __attribute__((noinline, aligned(64))) uint64_t                  \
-	run_batch_##slot##_##place(const struct variant *v,                     \
-				   const struct copy_seq *seq, struct walk *ws,  \
-				   struct walk *wd, size_t j, size_t k)          \
+	run_batch_##kind##_##slot##_##place(const struct variant *v,            \
+					    const struct copy_seq *seq,         \
+					    struct walk *ws, struct walk *wd,   \
+					    size_t j, size_t k)                 \
 	{                                                                       \
-		__asm__ volatile(BATCH_SKIP(place) : : "i"((slot) * BATCH_PLACES + (place))); \
-		return run_batch_body(v, seq, ws, wd, j, k);                    \
+		__asm__ volatile(BATCH_SKIP(place)                              \
+				 : : "i"(((e) * BATCH_SLOTS + (slot)) * BATCH_PLACES + (place))); \
+		return run_batch_##kind(v, seq, ws, wd, j, k);                  \
 	}
-#define BATCH_SLOT(s) BATCH_SITE(s, 0) BATCH_SITE(s, 1) BATCH_SITE(s, 2) BATCH_SITE(s, 3)
-#define BATCH_ROW(s) { run_batch_##s##_0, run_batch_##s##_1, run_batch_##s##_2, run_batch_##s##_3 }
-BATCH_SLOT(0) BATCH_SLOT(1) BATCH_SLOT(2) BATCH_SLOT(3)
-BATCH_SLOT(4) BATCH_SLOT(5) BATCH_SLOT(6) BATCH_SLOT(7)
-BATCH_SLOT(8) BATCH_SLOT(9) BATCH_SLOT(10) BATCH_SLOT(11)
-BATCH_SLOT(12) BATCH_SLOT(13) BATCH_SLOT(14) BATCH_SLOT(15)
+#define BATCH_SLOT(kind, e, s)                                                  \
+	BATCH_SITE(kind, e, s, 0) BATCH_SITE(kind, e, s, 1)                     \
+	BATCH_SITE(kind, e, s, 2) BATCH_SITE(kind, e, s, 3)
+#define BATCH_KIND(kind, e)                                                     \
+	BATCH_SLOT(kind, e, 0) BATCH_SLOT(kind, e, 1) BATCH_SLOT(kind, e, 2)    \
+	BATCH_SLOT(kind, e, 3) BATCH_SLOT(kind, e, 4) BATCH_SLOT(kind, e, 5)    \
+	BATCH_SLOT(kind, e, 6) BATCH_SLOT(kind, e, 7) BATCH_SLOT(kind, e, 8)    \
+	BATCH_SLOT(kind, e, 9) BATCH_SLOT(kind, e, 10) BATCH_SLOT(kind, e, 11)  \
+	BATCH_SLOT(kind, e, 12) BATCH_SLOT(kind, e, 13) BATCH_SLOT(kind, e, 14) \
+	BATCH_SLOT(kind, e, 15)
+BATCH_KIND(kernel, VARIANT_KERNEL)
+BATCH_KIND(copy, VARIANT_MEMCPY)
+BATCH_KIND(try, VARIANT_TRY)
+BATCH_KIND(policy, VARIANT_POLICY)
+BATCH_KIND(policy_try, VARIANT_POLICY_TRY)
+BATCH_KIND(call, VARIANT_CALL)
 
 typedef uint64_t batch_fn(const struct variant *, const struct copy_seq *, struct walk *,
 			  struct walk *, size_t, size_t);
-static batch_fn *const batch_site[BATCH_SLOTS][BATCH_PLACES] = {
-	BATCH_ROW(0), BATCH_ROW(1), BATCH_ROW(2), BATCH_ROW(3),
-	BATCH_ROW(4), BATCH_ROW(5), BATCH_ROW(6), BATCH_ROW(7),
-	BATCH_ROW(8), BATCH_ROW(9), BATCH_ROW(10), BATCH_ROW(11),
-	BATCH_ROW(12), BATCH_ROW(13), BATCH_ROW(14), BATCH_ROW(15),
+#define BATCH_ROW(kind, s)                                                      \
+	{ run_batch_##kind##_##s##_0, run_batch_##kind##_##s##_1,              \
+	  run_batch_##kind##_##s##_2, run_batch_##kind##_##s##_3 }
+#define BATCH_ROWS(kind)                                                        \
+	{ BATCH_ROW(kind, 0), BATCH_ROW(kind, 1), BATCH_ROW(kind, 2),           \
+	  BATCH_ROW(kind, 3), BATCH_ROW(kind, 4), BATCH_ROW(kind, 5),           \
+	  BATCH_ROW(kind, 6), BATCH_ROW(kind, 7), BATCH_ROW(kind, 8),           \
+	  BATCH_ROW(kind, 9), BATCH_ROW(kind, 10), BATCH_ROW(kind, 11),         \
+	  BATCH_ROW(kind, 12), BATCH_ROW(kind, 13), BATCH_ROW(kind, 14),        \
+	  BATCH_ROW(kind, 15) }
+static batch_fn *const batch_site[BATCH_KINDS][BATCH_SLOTS][BATCH_PLACES] = {
+	[VARIANT_KERNEL] = BATCH_ROWS(kernel),
+	[VARIANT_MEMCPY] = BATCH_ROWS(copy),
+	[VARIANT_TRY] = BATCH_ROWS(try),
+	[VARIANT_POLICY] = BATCH_ROWS(policy),
+	[VARIANT_POLICY_TRY] = BATCH_ROWS(policy_try),
+	[VARIANT_CALL] = BATCH_ROWS(call),
 };
 
 /* The slots, each with the function that calls from it (a CALL variant's
@@ -680,7 +693,7 @@ static uint64_t run_batch(size_t slot, size_t place, const struct variant *v,
 			  const struct copy_seq *seq, struct walk *ws, struct walk *wd,
 			  size_t j, size_t k)
 {
-	return batch_site[slot][place](v, seq, ws, wd, j, k);
+	return batch_site[v->kind][slot][place](v, seq, ws, wd, j, k);
 }
 
 /* run_batch with the stack SHIFT bytes lower.  Where the stack lies in its
