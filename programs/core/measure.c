@@ -544,18 +544,27 @@ RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o-
  * ucopy_memcpy's time (fixed sizes: within 0.3%).  Bar 5 of make bench had
  * read that loop's cost as ucopy_try's (Zen 5 guest, family 26 model 2;
  * docs/performance-zen5.md, "Session 27").  The asm's operand, the kind,
- * slot and placement, keeps the compiler from folding the copies into one. */
+ * slot and placement, keeps the compiler and the linker from folding the
+ * copies into one. */
 #define BATCH_KINDS (VARIANT_CALL + 1)
 #define BATCH_SLOTS 16
 #define BATCH_PLACES 4
 #define BATCH_STEP_TEXT "208"
 /* The jump over a placement's padding: at least 128 bytes, so that x86's
  * jump is the same 5-byte one at every placement, and a multiple of 4, as
- * aarch64's instructions need; elsewhere the placements are one place. */
+ * aarch64's instructions need; elsewhere the placements are one place.  The
+ * padding starts with the site's number (the asm's operand) as the
+ * immediate of a move that never runs, so that no two sites are the same
+ * bytes (a linker folding identical functions, lld's --icf=all, merged each
+ * kind's sites of one placement into one) and a disassembler reads every
+ * site's padding as the same instructions (tests/cli/sites.sh). */
 #if defined(__x86_64__)
-#define BATCH_SKIP(place) "jmp 1f\n\t.skip 128 + " #place " * " BATCH_STEP_TEXT ", 0xcc\n1:"
+#define BATCH_SKIP(place)                                                      \
+	"jmp 1f\n\tmovl $%c0, %%eax\n\t.skip 123 + " #place " * " BATCH_STEP_TEXT \
+	", 0xcc\n1:"
 #elif defined(__aarch64__)
-#define BATCH_SKIP(place) "b 1f\n\t.skip 128 + " #place " * " BATCH_STEP_TEXT "\n1:"
+#define BATCH_SKIP(place)                                                      \
+	"b 1f\n\tmovz w0, #%c0\n\t.skip 124 + " #place " * " BATCH_STEP_TEXT "\n1:"
 #else
 #define BATCH_SKIP(place) ""
 #endif
