@@ -539,8 +539,8 @@ RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o-
  * the same instructions at the same offsets (tests/cli/sites.sh checks it).
  * With the six loops in one function behind a switch on the kind, each
  * compiled and placed its own way, and ucopy_memcpy timed from the try
- * kind's loop took 1.7-4.8% more than from the copy kind's on Memcpy_1 and
- * 4-5% on its sizes below 64, where ucopy_try from the copy kind's loop took
+ * kind's loop took 1.0-4.8% more than from the copy kind's on Memcpy_1 and
+ * 4-7% on its sizes below 64, where ucopy_try from the copy kind's loop took
  * ucopy_memcpy's time (fixed sizes: within 0.3%).  Bar 5 of make bench had
  * read that loop's cost as ucopy_try's (Zen 5 guest, family 26 model 2;
  * docs/performance-zen5.md, "Session 27").  The asm's operand, the kind,
