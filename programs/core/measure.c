@@ -589,12 +589,13 @@ RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o-
 	BATCH_SLOT(kind, e, 9) BATCH_SLOT(kind, e, 10) BATCH_SLOT(kind, e, 11)  \
 	BATCH_SLOT(kind, e, 12) BATCH_SLOT(kind, e, 13) BATCH_SLOT(kind, e, 14) \
 	BATCH_SLOT(kind, e, 15)
-BATCH_KIND(kernel, VARIANT_KERNEL)
-BATCH_KIND(copy, VARIANT_MEMCPY)
-BATCH_KIND(try, VARIANT_TRY)
-BATCH_KIND(policy, VARIANT_POLICY)
-BATCH_KIND(policy_try, VARIANT_POLICY_TRY)
-BATCH_KIND(call, VARIANT_CALL)
+/* Each kind's loop (RUN_BATCH_KIND's name) and its variant_kind: the
+ * sites and the table below both come from this one list. */
+#define BATCH_KIND_LIST(X)                                                      \
+	X(kernel, VARIANT_KERNEL) X(copy, VARIANT_MEMCPY) X(try, VARIANT_TRY)   \
+	X(policy, VARIANT_POLICY) X(policy_try, VARIANT_POLICY_TRY)             \
+	X(call, VARIANT_CALL)
+BATCH_KIND_LIST(BATCH_KIND)
 
 typedef uint64_t batch_fn(const struct variant *, const struct copy_seq *, struct walk *,
 			  struct walk *, size_t, size_t);
@@ -608,13 +609,9 @@ typedef uint64_t batch_fn(const struct variant *, const struct copy_seq *, struc
 	  BATCH_ROW(kind, 9), BATCH_ROW(kind, 10), BATCH_ROW(kind, 11),         \
 	  BATCH_ROW(kind, 12), BATCH_ROW(kind, 13), BATCH_ROW(kind, 14),        \
 	  BATCH_ROW(kind, 15) }
+#define BATCH_KIND_ROWS(kind, e) [e] = BATCH_ROWS(kind),
 static batch_fn *const batch_site[BATCH_KINDS][BATCH_SLOTS][BATCH_PLACES] = {
-	[VARIANT_KERNEL] = BATCH_ROWS(kernel),
-	[VARIANT_MEMCPY] = BATCH_ROWS(copy),
-	[VARIANT_TRY] = BATCH_ROWS(try),
-	[VARIANT_POLICY] = BATCH_ROWS(policy),
-	[VARIANT_POLICY_TRY] = BATCH_ROWS(policy_try),
-	[VARIANT_CALL] = BATCH_ROWS(call),
+	BATCH_KIND_LIST(BATCH_KIND_ROWS)
 };
 
 /* The slots, each with the function that calls from it (a CALL variant's
