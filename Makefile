@@ -1,7 +1,7 @@
 # ucopy - build, test, install.  `make help` lists the targets.
 #
 # Quiet by default; V=1 shows the commands.  Honours CC, CFLAGS, CPPFLAGS,
-# LDFLAGS, PREFIX, DESTDIR, LIBDIR, INCLUDEDIR, BINDIR, DATADIR.
+# LDFLAGS, PREFIX, DESTDIR, LIBDIR, INCLUDEDIR, BINDIR, DATADIR, MANDIR.
 
 VERSION_MAJOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MAJOR \([0-9]*\)/\1/p' include/ucopy.h)
 VERSION_MINOR := $(shell sed -n 's/^\#define UCOPY_VERSION_MINOR \([0-9]*\)/\1/p' include/ucopy.h)
@@ -25,6 +25,8 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
+# The manual pages: ucopy(1) and libucopy(3) (docs/man).
+MANDIR     ?= $(DATADIR)/man
 # The production size distributions that ship with ucopy (data/distributions).
 DISTDIR    := $(DATADIR)/ucopy/distributions
 DIST_FILES := $(wildcard data/distributions/*.csv) data/distributions/LICENSE \
@@ -80,9 +82,9 @@ help:
 	@echo "make bench-layouts  ucopy_memcpy against glibc on the distributions, once per code layout (median over layouts)"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
-	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command and the distributions"
+	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
-	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR"
+	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -289,6 +291,9 @@ install: all $(B)/ucopy.pc
 	$(Q)install -m 755 $(B)/ucopy $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)install -d $(DESTDIR)$(DISTDIR)
 	$(Q)install -m 644 $(DIST_FILES) $(DESTDIR)$(DISTDIR)/
+	$(Q)install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	$(Q)install -m 644 docs/man/ucopy.1 $(DESTDIR)$(MANDIR)/man1/ucopy.1
+	$(Q)install -m 644 docs/man/libucopy.3 $(DESTDIR)$(MANDIR)/man3/libucopy.3
 	@echo "installed ucopy $(VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
@@ -297,6 +302,7 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(LIBDIR)/libucopy-preload.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)rm -f $(addprefix $(DESTDIR)$(DISTDIR)/,$(notdir $(DIST_FILES)))
 	$(Q)rmdir $(DESTDIR)$(DISTDIR) $(DESTDIR)$(DATADIR)/ucopy 2>/dev/null || true
+	$(Q)rm -f $(DESTDIR)$(MANDIR)/man1/ucopy.1 $(DESTDIR)$(MANDIR)/man3/libucopy.3
 
 clean:
 	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz $(B)-generic $(B)-aarch64 report.html report.json
