@@ -204,7 +204,7 @@ check-generic:
 # models' real CPUID: SSE2 only, AVX2 and ERMS without FSRM, and qemu's
 # most), so that every resolution path and kernel class runs on any host.
 EMU_CPUS  ?= Nehalem Haswell max
-EMU_TESTS := test_kernels test_memmove test_fault test_policy test_entry test_cpu test_text test_once
+EMU_TESTS := test_kernels test_memmove test_fault test_signals test_policy test_entry test_cpu test_text test_once
 check-emulated: all $(addprefix $(B)/tests/,$(EMU_TESTS))
 	$(Q)command -v qemu-x86_64 >/dev/null || { echo "SKIP check-emulated: no qemu-x86_64 (Debian's qemu-user)"; exit 0; }; \
 	fail=0; log=$$(mktemp); for cpu in $(EMU_CPUS); do echo "== qemu-x86_64 -cpu $$cpu"; \

@@ -132,8 +132,11 @@ UCOPY_API void *ucopy_memmove(void *dst, const void *src, size_t n);
  * tgkill: si_code <= 0) is never taken for ucopy's and is always passed on;
  * ucopy stays installed.  A fault that comes back to ucopy while ucopy is
  * passing it on (a handler installed after ucopy that chains to it, then
- * ucopy_fault_init() again) ends in the default action, not in a loop.
- * libucopy.so is linked with -z nodelete: dlclose() never unmaps the code a
+ * ucopy_fault_init() again) ends in the default action, not in a loop; the
+ * handler ucopy passed a fault to may leave by siglongjmp, and the next fault
+ * is passed on as a new one.  ucopy passes a fault on with the uc_link of its
+ * context set to a mark of its own, and puts it back when the handler
+ * returns.  libucopy.so is linked with -z nodelete: dlclose() never unmaps the code a
  * disposition, or a handler that chained to ucopy's, points into. */
 
 /*! ucopy_try() :

@@ -94,6 +94,15 @@ void ucopy_arch_publish(ucopy_kernel_fn first, size_t limit) HIDDEN;
 void ucopy_arch_publish_try(ucopy_try_fn first, size_t limit) HIDDEN;
 /* The program counter in a signal handler's ucontext. */
 uintptr_t *ucopy_arch_context_pc(void *ucontext) HIDDEN;
+/* What the signal handler's definition needs from the port.  x86-64: the
+ * stack realigned on entry, since a handler cannot trust the ABI's 16 bytes
+ * there (qemu-user 7.2 enters handlers 8 bytes off) and the compiler keeps
+ * aligned vector moves on the stack. */
+#ifdef UCOPY_PORT_x86_64
+#define UCOPY_ARCH_HANDLER __attribute__((force_align_arg_pointer))
+#else
+#define UCOPY_ARCH_HANDLER
+#endif
 
 /*=====   What the generic library offers ports (cpu.c)   =====*/
 

@@ -35,17 +35,13 @@ unsigned char ucopy_try_ready;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int sorted;
 
-/* Where this thread is passing a fault on (pass_on), so that the same fault
- * coming back is recognised: the fault's siginfo and context, and pass_on's
- * frame.  Initial-exec TLS: a handler must not make glibc allocate a
- * thread's block. */
-struct passing {
-	siginfo_t *si;
-	void *ctx;
-	void *frame;
-};
 #define TLS __attribute__((tls_model("initial-exec")))
-static __thread struct passing passing TLS;
+/* The mark pass_on leaves in the uc_link of a context it is passing on, so
+ * that the same fault coming back is recognised: this thread's address of
+ * it (no ucontext is there).  The kernel writes uc_link as 0 in every frame
+ * it builds, so a mark left in a frame whose handler never returned
+ * (siglongjmp) is gone from the next fault's context, wherever that lies. */
+static __thread char passing_mark TLS;
 /* Set when this thread called a chained handler and may still be inside it,
  * where SIGSEGV/SIGBUS are blocked as the kernel blocks them; a hint the
  * checked entry confirms with the real signal mask. */
@@ -146,12 +142,13 @@ static void route_checked(void)
 }
 
 /* The default action for sig, as the kernel would take it: the disposition
- * becomes SIG_DFL and the signal, with its siginfo, is queued again to this
- * thread.  A fault's copy arrives as the handlers return, blocked until
- * then (and a fault that could not be queued kills when its instruction
- * runs again).  A sent signal is let in at once: it ends the process, or,
- * where the default action does not (the kernel drops a sent SIGSEGV for
- * PID 1), the process goes on with ucopy's handler back in place. */
+ * becomes SIG_DFL.  A fault (si_code > 0) then needs nothing more: the
+ * handlers return, the instruction runs again and faults again, and the
+ * kernel takes the default action with its own siginfo.  A sent signal is
+ * queued again, with its siginfo, to this thread and let in at once: it
+ * ends the process, or, where the default action does not (the kernel drops
+ * a sent SIGSEGV for PID 1), the process goes on with ucopy's handler back
+ * in place. */
 static void default_action(int sig, siginfo_t *si)
 {
 	struct sigaction dfl, mine;
@@ -159,11 +156,9 @@ static void default_action(int sig, siginfo_t *si)
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(sig, &dfl, &mine);
-	int queued = syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(),
-			     (long)sig, si) == 0;
 	if (si->si_code > 0)
 		return;
-	if (!queued)
+	if (syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(), (long)sig, si) != 0)
 		raise(sig);
 	sigset_t one, saved;
 	sigemptyset(&one);
@@ -180,15 +175,12 @@ static void default_action(int sig, siginfo_t *si)
  * what they mean for a real fault.  docs/design.md, "The signal contract". */
 static void pass_on(int sig, siginfo_t *si, void *ctx)
 {
-	char here;
-	struct passing outer = passing;
-	/* The same fault, below the pass_on that is passing it: a handler
-	 * passed it back to ucopy, and passing it on again would go round for
-	 * ever.  (A nested fault, a SA_NODEFER handler's, has a siginfo and
-	 * context of its own; a frame left by siglongjmp is never below a
-	 * new one at the same address.  A chaining handler that passes on
-	 * copies of them instead is not caught.) */
-	if (outer.frame && (void *)&here < outer.frame && (si == outer.si || ctx == outer.ctx)) {
+	ucontext_t *uc = ctx;
+	/* The same fault, marked by a pass_on still passing it: a handler
+	 * passed it back to ucopy (or a copy of its context), and passing it
+	 * on again would go round for ever.  A nested fault, a SA_NODEFER
+	 * handler's, comes in a frame of its own, unmarked. */
+	if (uc->uc_link == (void *)&passing_mark) {
 		default_action(sig, si);
 		return;
 	}
@@ -215,7 +207,8 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		sigaddset(&mask, sig);
 	route_checked();
 	unsigned char was_chained = chained;
-	passing = (struct passing){ si, ctx, &here };
+	struct ucontext_t *link = uc->uc_link;
+	uc->uc_link = (void *)&passing_mark;
 	chained = 1;
 	pthread_sigmask(SIG_SETMASK, &mask, &saved);
 	if (old.sa_flags & SA_SIGINFO)
@@ -224,10 +217,10 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		old.sa_handler(sig);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	chained = was_chained;
-	passing = outer;
+	uc->uc_link = link;
 }
 
-static void handler(int sig, siginfo_t *si, void *ctx)
+UCOPY_ARCH_HANDLER static void handler(int sig, siginfo_t *si, void *ctx)
 {
 	/* si_code > 0: raised by the kernel for an access, not sent by
 	 * kill/raise/sigqueue, which must not redirect a copy.  (A sent

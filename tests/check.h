@@ -61,6 +61,16 @@ static int __attribute__((unused)) check_exit(void)
 	return check_failed_groups ? 1 : 0;
 }
 
+/* A test's signal handler: on x86-64 it realigns the stack on entry, as
+ * ucopy's own does (lib/arch.h, UCOPY_ARCH_HANDLER), since qemu-user enters
+ * handlers 8 bytes off the ABI's alignment and the compiler's aligned
+ * vector moves on the stack would fault there. */
+#if defined(__x86_64__) || defined(__i386__)
+#define CHECK_HANDLER __attribute__((force_align_arg_pointer))
+#else
+#define CHECK_HANDLER
+#endif
+
 /* Anonymous pages with protection prot; exits (status 2) when the system
  * has none to give, which is no test result. */
 static __attribute__((unused)) void *check_map(size_t len, int prot)

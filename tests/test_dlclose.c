@@ -21,7 +21,7 @@
 static sigjmp_buf jmp;
 static volatile sig_atomic_t ran;
 
-static void app_handler(int sig)
+CHECK_HANDLER static void app_handler(int sig)
 {
 	ran = sig;
 	siglongjmp(jmp, 1);

@@ -481,7 +481,7 @@ static void run_matrix(const struct variant *v, const char *where)
 
 static const struct variant *in_handler_variant;
 
-static void matrix_handler(int sig)
+CHECK_HANDLER static void matrix_handler(int sig)
 {
 	(void)sig;
 	run_matrix(in_handler_variant, ", in a handler that blocks SIGSEGV and SIGBUS");

@@ -102,7 +102,7 @@ static void threads_first(void)
 
 static volatile sig_atomic_t handler_ok;
 
-static void copying_handler(int sig)
+CHECK_HANDLER static void copying_handler(int sig)
 {
 	(void)sig;
 	in_handler = 1;
@@ -145,7 +145,7 @@ static void fork_first(void)
 }
 
 /* ucopy_try's first use, from a handler too. */
-static void try_first_in_handler_fn(int sig)
+CHECK_HANDLER static void try_first_in_handler_fn(int sig)
 {
 	(void)sig;
 	in_handler = 1;
