@@ -177,6 +177,10 @@ static void stamp(struct report *r, const struct report_args *o, int argc, char 
 	strftime(r->date, sizeof r->date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	machine_cpu_line(r->cpu_line, sizeof r->cpu_line);
 	ucopy_features_format(ucopy_cpu()->features, ",", r->features, sizeof r->features);
+	if (o->have_dd) {
+		snprintf(r->dist_dir, sizeof r->dist_dir, "%s", o->dd.path);
+		snprintf(r->dist_from, sizeof r->dist_from, "%s", o->dd.from);
+	}
 }
 
 /* Derives the findings, writes the page and the JSON and commits them.

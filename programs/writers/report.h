@@ -177,6 +177,12 @@ struct report {
 	char features[256];
 	double elapsed;           /* seconds the measuring took */
 	const char *timer;
+	/* Where the distributions were read from, and how that directory was
+	 * found (struct data_dir's `from`: "--dist-dir", "UCOPY_DATA_DIR",
+	 * "source tree", "installed"); empty when none was (dists.reason says
+	 * why). */
+	char dist_dir[4096];
+	char dist_from[32];
 
 	size_t nvar;
 	struct report_variant *var;   /* the sweep's variants; libc, ucopy last */

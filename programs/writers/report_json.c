@@ -257,6 +257,14 @@ void report_write_json(FILE *f, const struct report *r)
 	json_key(&j, "quick"); json_bool(&j, r->quick);
 	json_key(&j, "seed"); json_uint(&j, r->seed);
 	json_key(&j, "timer"); json_string(&j, r->timer);
+	json_key(&j, "distribution_dir");
+	if (r->dist_dir[0]) {
+		json_begin_object(&j);
+		json_key(&j, "path"); json_string(&j, r->dist_dir);
+		json_key(&j, "from"); json_string(&j, r->dist_from);
+		json_end_object(&j);
+	} else
+		json_null(&j);
 	json_key(&j, "policy");
 	json_begin_object(&j);
 	json_key(&j, "active"); json_string(&j, r->policy.active);

@@ -67,6 +67,15 @@ static void header(FILE *f, const struct report *r)
 		 (unsigned long long)r->seed);
 	meta(f, "Timer", buf);
 	meta(f, "Command", r->command);
+	/* Which files the distribution tables measured: the directory, and
+	 * which of the places it is looked for in gave it (docs/report.md). */
+	char dists[sizeof r->dist_dir + sizeof r->dist_from + 32];
+	if (r->dist_dir[0])
+		snprintf(dists, sizeof dists, "%zu file%s in %s (%s)", r->dists.n,
+			 r->dists.n == 1 ? "" : "s", r->dist_dir, r->dist_from);
+	else
+		snprintf(dists, sizeof dists, "none: %s", r->dists.reason);
+	meta(f, "Distributions", dists);
 	fputs("</dl>\n", f);
 }
 

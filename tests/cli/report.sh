@@ -17,7 +17,7 @@ import json, sys
 assert json.load(open(sys.argv[1]))["seed"] == 10' "$dir/r.json"
 
 cat >"$dir/check.py" <<'PY'
-import json, re, sys
+import json, os, re, sys
 from html.parser import HTMLParser
 
 page, data = sys.argv[1], json.load(open(sys.argv[2]))
@@ -180,11 +180,25 @@ for k in ("cpu", "features", "caches"):
     check(k in data["machine"], "machine.%s" % k)
 for label in ("CPU", "Features", "Caches", "Kernel", "Compiler", "ucopy", "Date", "Budget"):
     check("<dt>%s</dt>" % label in text, "header %s" % label)
+# The machine table says where the distributions came from and how that
+# directory was found, as the JSON does: here, unless UCOPY_DATA_DIR says
+# otherwise, the source tree's.
+dd = data.get("distribution_dir")
+check(dd and dd["from"] in ("--dist-dir", "UCOPY_DATA_DIR", "source tree", "installed") and
+      os.path.isfile(os.path.join(dd["path"], "Memcpy_1.csv")), "distribution_dir %r" % dd)
+check(not dd or os.environ.get("UCOPY_DATA_DIR") or dd["from"] == "source tree",
+      "found in %r, not the source tree" % (dd and dd["from"]))
+check(dd and "<dt>Distributions</dt><dd>%d files in %s (%s)</dd>" % (len(du["rows"]), dd["path"], dd["from"]) in text,
+      "the machine table's distributions: %s" % re.findall(r"<dt>Distributions</dt><dd>[^<]*</dd>", text))
 if fails:
     print("\n".join(fails[:12]))
     sys.exit(1)
 PY
 expect "report: the page parses and matches its JSON" python3 "$dir/check.py" "$dir/r.html" "$dir/r.json"
+
+run report --quick --seconds 0.5 -q -o "$dir/d.html" --dist-dir data/distributions
+expect "report --dist-dir: the machine table names the directory and how it was found" \
+	sh -c "[ $rc -eq 0 ] && grep -q '<dt>Distributions</dt><dd>[0-9]* files in data/distributions (--dist-dir)</dd>' '$dir/d.html'"
 
 usage_error "report: bad budget" "bad budget '0'" report --seconds 0
 usage_error "report: budget not a number" "bad budget 'soon'" report --seconds soon
