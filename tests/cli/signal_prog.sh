@@ -1,0 +1,49 @@
+# CLI tests: tests/signal_prog.c, a user's two programs with signal
+# handlers of their own, built at -O0, -O1 and -O2 against libucopy.a and
+# libucopy.so (the stack layout a fault's frame lands in is the caller's).
+. tests/cli/lib.sh
+
+if [ "$(ucopy_arch)" != "$(uname -m)" ]; then
+	echo "SKIP signal_prog: the library is built for $(ucopy_arch), this machine runs $(uname -m) (test_signals covers it under the emulator)"
+	exit 0
+fi
+if nm "$B/libucopy.a" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+	echo "SKIP signal_prog: a sanitized library (its own tests link the runtime)"
+	exit 0
+fi
+CC=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+for o in 0 1 2; do
+	for lib in a so; do
+		bin=$tmp/p$o$lib
+		if [ $lib = a ]; then
+			$CC -O$o -Iinclude -o "$bin" tests/signal_prog.c "$B/libucopy.a" -pthread 2>"$err"
+		else
+			$CC -O$o -Iinclude -o "$bin" tests/signal_prog.c -L"$B" -lucopy \
+				-Wl,-rpath,"$BABS" -pthread 2>"$err"
+		fi
+		rc=$?
+		expect "signal_prog builds at -O$o against libucopy.$lib" [ "$rc" -eq 0 ]
+		[ "$rc" -eq 0 ] || continue
+		for what in first leave; do
+			"$bin" $what >"$out" 2>"$err"
+			rc=$?
+			expect "signal_prog $what at -O$o against libucopy.$lib: every fault reached its handler" [ "$rc" -eq 0 ]
+		done
+	done
+done
+
+# The same under qemu-user, the emulator the issue was found under, where
+# it is installed (make check-emulated runs test_signals under it too).
+if [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null && [ -x "$tmp/p2a" ]; then
+	for cpu in Haswell max Nehalem; do
+		for what in first leave; do
+			qemu-x86_64 -cpu $cpu "$tmp/p2a" $what >"$out" 2>"$err"
+			rc=$?
+			expect "signal_prog $what under qemu-x86_64 -cpu $cpu: every fault reached its handler" [ "$rc" -eq 0 ]
+		done
+	done
+else
+	echo "SKIP signal_prog under qemu-x86_64: not an x86-64 host with qemu-user"
+fi
