@@ -37,11 +37,37 @@ static int sorted;
 
 #define TLS __attribute__((tls_model("initial-exec")))
 /* The mark pass_on leaves in the uc_link of a context it is passing on, so
- * that the same fault coming back is recognised: this thread's address of
- * it (no ucontext is there).  The kernel writes uc_link as 0 in every frame
- * it builds, so a mark left in a frame whose handler never returned
- * (siglongjmp) is gone from the next fault's context, wherever that lies. */
-static __thread char passing_mark TLS;
+ * that the same fault coming back is recognised.  It lives in pass_on's
+ * frame and holds the uc_link it replaced, so that marks of several copies
+ * of ucopy in one process (libucopy.a linked into two libraries) form a
+ * chain each copy can walk for its own: a cycle through two copies is seen
+ * by the first copy to meet its mark again.  The kernel writes uc_link as 0
+ * in every frame it builds, so a mark in a frame whose handler never
+ * returned (siglongjmp) is gone from the next fault's context. */
+#define PASSING_MAGIC 0x7373617079706375ULL   /* "ucpypass" */
+struct passing {
+	uint64_t magic;
+	const void *owner;   /* &passing_owner of the copy and thread that set it */
+	void *link;          /* the uc_link it replaced */
+};
+static __thread char passing_owner TLS;
+
+/* Whether ctx carries a mark of this copy's, in this thread: the fault is
+ * one pass_on is passing on already.  The walk follows only marks (a kernel
+ * frame's uc_link is 0) and is bounded by the number of copies a chain may
+ * hold. */
+static int passing_back(const ucontext_t *uc)
+{
+	const struct passing *p = (const void *)uc->uc_link;
+	for (int depth = 0; p && depth < 64; depth++, p = p->link) {
+		if ((uintptr_t)p % _Alignof(struct passing) || p->magic != PASSING_MAGIC)
+			return 0;
+		if (p->owner == &passing_owner)
+			return 1;
+	}
+	return 0;
+}
+
 /* Set when this thread called a chained handler and may still be inside it,
  * where SIGSEGV/SIGBUS are blocked as the kernel blocks them; a hint the
  * checked entry confirms with the real signal mask. */
@@ -141,14 +167,40 @@ static void route_checked(void)
 	ucopy_try_route(try_checked);
 }
 
+/* Whether the kernel raised sig, code for an access that runs again, and
+ * faults again, when the handlers return: a synchronous fault.  Other
+ * positive codes do not come back: SI_KERNEL for a frame the kernel could
+ * not build, an action-optional machine check, an asynchronous tag fault. */
+static int faults_again(int sig, int code)
+{
+	if (sig == SIGSEGV)
+		return code == SEGV_MAPERR || code == SEGV_ACCERR
+#ifdef SEGV_BNDERR
+		       || code == SEGV_BNDERR
+#endif
+#ifdef SEGV_PKUERR
+		       || code == SEGV_PKUERR
+#endif
+#ifdef SEGV_MTESERR
+		       || code == SEGV_MTESERR
+#endif
+			;
+	return code == BUS_ADRALN || code == BUS_ADRERR || code == BUS_OBJERR
+#ifdef BUS_MCEERR_AR
+	       || code == BUS_MCEERR_AR
+#endif
+		;
+}
+
 /* The default action for sig, as the kernel would take it: the disposition
- * becomes SIG_DFL.  A fault (si_code > 0) then needs nothing more: the
+ * becomes SIG_DFL.  A synchronous fault then needs nothing more: the
  * handlers return, the instruction runs again and faults again, and the
- * kernel takes the default action with its own siginfo.  A sent signal is
- * queued again, with its siginfo, to this thread and let in at once: it
- * ends the process, or, where the default action does not (the kernel drops
- * a sent SIGSEGV for PID 1), the process goes on with ucopy's handler back
- * in place. */
+ * kernel takes the default action with its own siginfo.  Any other signal
+ * is queued again, with its siginfo, to this thread and let in at once
+ * (queueing a synchronous fault is what qemu-user 7.2 cannot deliver): it
+ * ends the process, or, where the default action does not (the kernel
+ * drops a sent SIGSEGV for PID 1), the process goes on with ucopy's handler
+ * back in place. */
 static void default_action(int sig, siginfo_t *si)
 {
 	struct sigaction dfl, mine;
@@ -156,7 +208,7 @@ static void default_action(int sig, siginfo_t *si)
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(sig, &dfl, &mine);
-	if (si->si_code > 0)
+	if (si->si_code > 0 && faults_again(sig, si->si_code))
 		return;
 	if (syscall(SYS_rt_tgsigqueueinfo, (long)getpid(), (long)thread_id(), (long)sig, si) != 0)
 		raise(sig);
@@ -180,7 +232,7 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 	 * passed it back to ucopy (or a copy of its context), and passing it
 	 * on again would go round for ever.  A nested fault, a SA_NODEFER
 	 * handler's, comes in a frame of its own, unmarked. */
-	if (uc->uc_link == (void *)&passing_mark) {
+	if (passing_back(uc)) {
 		default_action(sig, si);
 		return;
 	}
@@ -207,8 +259,8 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		sigaddset(&mask, sig);
 	route_checked();
 	unsigned char was_chained = chained;
-	struct ucontext_t *link = uc->uc_link;
-	uc->uc_link = (void *)&passing_mark;
+	struct passing mark = { PASSING_MAGIC, &passing_owner, uc->uc_link };
+	uc->uc_link = (void *)&mark;
 	chained = 1;
 	pthread_sigmask(SIG_SETMASK, &mask, &saved);
 	if (old.sa_flags & SA_SIGINFO)
@@ -217,7 +269,7 @@ static void pass_on(int sig, siginfo_t *si, void *ctx)
 		old.sa_handler(sig);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	chained = was_chained;
-	uc->uc_link = link;
+	uc->uc_link = mark.link;
 }
 
 UCOPY_ARCH_HANDLER static void handler(int sig, siginfo_t *si, void *ctx)

@@ -12,8 +12,16 @@
  *                       faults recovered
  *
  * Exit 0 when every fault reached the handler it should have.
+ *
+ *   signal_prog two A.so B.so
+ *                       two copies of ucopy (tests/signal_copy.c) and a
+ *                       handler that chains, in a cycle: copy A, the
+ *                       chain, copy B, copy A again.  A fault must end the
+ *                       process by SIGSEGV after one call of the chain
+ *                       (exit 9: it went round).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -89,8 +97,37 @@ static int leave(void)
 	return ran == 2 ? 0 : 4;
 }
 
+static void chain_once(int s, siginfo_t *i, void *c)
+{
+	if (ran++)
+		_exit(9);
+	prev.sa_sigaction(s, i, c);
+}
+
+static int two(const char *a_path, const char *b_path)
+{
+	void *a = dlopen(a_path, RTLD_NOW | RTLD_LOCAL);
+	void *b = dlopen(b_path, RTLD_NOW | RTLD_LOCAL);
+	int (*a_init)(void) = a ? (int (*)(void))dlsym(a, "a_fault_init") : NULL;
+	int (*b_init)(void) = b ? (int (*)(void))dlsym(b, "b_fault_init") : NULL;
+	if (!a_init || !b_init || a_init() || b_init())
+		return 7;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = chain_once;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, &prev);
+	if (a_init())
+		return 8;
+	guard = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*(volatile char *)guard = 1;
+	return 4;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "two"))
+		return two(argv[2], argv[3]);
 	if (argc == 2 && !strcmp(argv[1], "first"))
 		return first();
 	if (argc == 2 && !strcmp(argv[1], "leave"))

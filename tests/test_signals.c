@@ -551,6 +551,46 @@ static void child_sent_positive(void)
 	_exit(!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL ? 42 : 4);
 }
 
+/* SIG_DFL before ucopy: a signal with a positive si_code that is no fault
+ * to run again (SI_KERNEL, an action-optional machine check), forged here,
+ * is queued again and ends the process as it would without ucopy. */
+static int forged_sig, forged_code;
+
+static void child_forged_other(void)
+{
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	if (queue_self(forged_sig, forged_code) != 0)
+		_exit(6);
+	_exit(4);
+}
+
+/* The kernel cannot build SIGUSR1's frame (its alternate stack is
+ * PROT_NONE) and forces SIGSEGV with SI_KERNEL on an instruction that does
+ * not fault: with SIG_DFL before ucopy the process must end by SIGSEGV, as
+ * without ucopy, not go on with ucopy's handler gone. */
+CHECK_HANDLER static void usr1_handler(int sig)
+{
+	(void)sig;
+}
+
+static void child_unbuildable_frame(void)
+{
+	if (ucopy_fault_init() != 0)
+		_exit(7);
+	stack_t ss = { check_map(1 << 16, PROT_NONE), 0, 1 << 16 };
+	if (sigaltstack(&ss, NULL) != 0)
+		_exit(6);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = usr1_handler;
+	sa.sa_flags = SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	_exit(4);
+}
+
 /* SIG_IGN before ucopy: a sent SIGSEGV is ignored and ucopy stays. */
 static void child_sent_ignored(void)
 {
@@ -580,7 +620,8 @@ static void child_sent_positive_handler(void)
 /* qemu-user 7.2 takes a SIGSEGV with a positive si_code for a fault of the
  * emulated program's and fails an assertion of its own (rcu_read_unlock,
  * exit 127) when none is there: a probe that uses no ucopy shows it, and the
- * forged-signal cases are skipped where it fails. */
+ * cases that queue such a signal (ucopy's default action for one that does
+ * not fault again) are skipped where it fails. */
 static void child_forged_probe(void)
 {
 	install_app_handler(0);
@@ -598,7 +639,8 @@ static void test_sent(void)
 	      "SIG_IGN, sent with kill and sigqueue: status %#x, want exit 42", st);
 	check_group("signals: a sent signal is passed on, ucopy stays installed");
 
-	const char *group = "signals: a forged fault (a positive si_code sent to itself)";
+	const char *group = "signals: a positive si_code: forged, or a fault that does not come "
+			    "back (SI_KERNEL, BUS_MCEERR_AO)";
 	st = in_child(child_forged_probe);
 	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 42)) {
 		char why[200];
@@ -614,6 +656,24 @@ static void test_sent(void)
 	st = in_child(child_sent_positive_handler);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42,
 	      "a handler, sent with si_code SEGV_ACCERR: status %#x, want exit 42", st);
+	static const struct { int sig, code; const char *what; } other[] = {
+		{ SIGSEGV, SI_KERNEL, "SIGSEGV, SI_KERNEL" },
+		{ SIGBUS, BUS_MCEERR_AO, "SIGBUS, BUS_MCEERR_AO" },
+	};
+	for (size_t k = 0; k < sizeof other / sizeof *other; k++) {
+		forged_sig = other[k].sig;
+		forged_code = other[k].code;
+		st = in_child(child_forged_other);
+		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == forged_sig,
+		      "SIG_DFL, sent with %s: status %#x, want death by the signal",
+		      other[k].what, st);
+	}
+	/* A real one, raised by the kernel, that delivery needs the same
+	 * queueing for. */
+	st = in_child(child_unbuildable_frame);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+	      "SIG_DFL, a SIGSEGV the kernel forced (SIGUSR1's frame could not be built): "
+	      "status %#x, want SIGSEGV", st);
 	check_group(group);
 }
 
@@ -634,7 +694,7 @@ static void child_pid1_inner(void)
 
 /* The same without ucopy: the probe of what the system does.  qemu-user 7.2
  * takes the default action itself, by a signal the kernel drops for PID 1,
- * and never returns (the child ends by the test's alarm). */
+ * and never returns (child_pid1 kills it). */
 static void child_pid1_probe_inner(void)
 {
 	kill(getpid(), SIGSEGV);
@@ -949,7 +1009,8 @@ static void child_leave(void)
 	} else {
 		leave_probe(at);
 	}
-	_exit(shared->result[0] == 1 ? 42 : 5);
+	/* The first fault's calls (two when re-raised), then the chained one. */
+	_exit(shared->result[0] == 1 && shared->calls == 2 + (leave_how == LEAVE_RERAISE) ? 42 : 5);
 }
 
 static void test_leave(void)
