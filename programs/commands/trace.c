@@ -80,7 +80,18 @@ static unsigned seq_class(uint64_t size)
 	return lg - 3;
 }
 
-/* "0", "1-16", "513-1K", "1025-2K". */
+/* A power of two, 2^k for k < 64, in the largest binary unit that divides
+ * it: "512", "1K", "512G", "1T", "8E". */
+static void pow2_format(unsigned k, char *buf, size_t len)
+{
+	static const char unit[] = " KMGTPE";
+	snprintf(buf, len, "%llu%.*s", 1ULL << (k % 10), k >= 10, &unit[k / 10]);
+}
+
+/* "0", "1-16", "513-1K", ..., "524289-1M", then "1M+1-2M", ..., "512G+1-1T",
+ * ..., "over 8E": each class's first and last size, exact (a decimal first
+ * size past 1M would be 7 to 19 digits long; the last class ends at
+ * 2^64 - 1, which no unit names). */
 static void seq_class_name(unsigned c, char *buf, size_t len)
 {
 	if (c <= 1) {
@@ -88,12 +99,33 @@ static void seq_class_name(unsigned c, char *buf, size_t len)
 		return;
 	}
 	char lo[24], hi[24];
-	ucopy_size_format(((size_t)1 << (c + 2)) + 1, lo, sizeof lo);
-	if (c + 3 >= 64)
-		snprintf(hi, sizeof hi, "2^64-1");
+	pow2_format(c + 2, lo, sizeof lo);
+	if (c + 3 >= 64) {
+		snprintf(buf, len, "over %s", lo);
+		return;
+	}
+	pow2_format(c + 3, hi, sizeof hi);
+	if (c + 2 < 20)
+		snprintf(buf, len, "%llu-%s", (1ULL << (c + 2)) + 1, hi);
 	else
-		ucopy_size_format((size_t)1 << (c + 3), hi, sizeof hi);
-	snprintf(buf, len, "%s-%s", lo, hi);
+		snprintf(buf, len, "%s+1-%s", lo, hi);
+}
+
+/* Bytes summed over a file's calls: up to 2^24 sizes of up to 2^64 - 1 each,
+ * past what 64 bits (or a double, exactly) hold. */
+typedef unsigned __int128 total_t;
+
+static const char *total_format(total_t v, char *buf, size_t len)
+{
+	char t[48];
+	size_t i = sizeof t;
+	t[--i] = 0;
+	do {
+		t[--i] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	snprintf(buf, len, "%s", t + i);
+	return buf;
 }
 
 static double entropy(const double *count, size_t n, double total)
@@ -114,9 +146,11 @@ static int summary(const char *path)
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	static double calls[SEQ_NCLASSES], bytes[SEQ_NCLASSES];
+	static double calls[SEQ_NCLASSES];
+	static total_t bytes[SEQ_NCLASSES];
 	static double pair[SEQ_NCLASSES][SEQ_NCLASSES];
-	double ncalls = 0, nbytes = 0, pairs = 0, same_class = 0, same_size = 0;
+	double ncalls = 0, pairs = 0, same_class = 0, same_size = 0;
+	total_t nbytes = 0;
 	int sampled = 0;
 	for (size_t t = 0; t < s.nthreads; t++) {
 		const struct seq_thread *th = &s.thread[t];
@@ -124,9 +158,9 @@ static int summary(const char *path)
 		for (size_t i = 0; i < th->n; i++) {
 			unsigned c = seq_class(th->call[i].size);
 			calls[c]++;
-			bytes[c] += (double)th->call[i].size;
+			bytes[c] += th->call[i].size;
 			ncalls++;
-			nbytes += (double)th->call[i].size;
+			nbytes += th->call[i].size;
 			if (i) {
 				unsigned p = seq_class(th->call[i - 1].size);
 				pair[p][c]++;
@@ -136,17 +170,19 @@ static int summary(const char *path)
 			}
 		}
 	}
-	printf("%s: %.0f calls in %zu thread%s, %.0f bytes copied%s\n", path, ncalls,
-	       s.nthreads, s.nthreads == 1 ? "" : "s", nbytes,
+	char num[48];
+	printf("%s: %.0f calls in %zu thread%s, %s bytes copied%s\n", path, ncalls,
+	       s.nthreads, s.nthreads == 1 ? "" : "s", total_format(nbytes, num, sizeof num),
 	       sampled ? " (sampled: see the file's header)" : "");
-	printf("%-16s %12s %8s %16s %8s\n", "size class", "calls", "calls%", "bytes", "bytes%");
+	printf("%-16s %12s %8s %20s %8s\n", "size class", "calls", "calls%", "bytes", "bytes%");
 	for (unsigned c = 0; c < SEQ_NCLASSES; c++) {
 		if (!calls[c])
 			continue;
-		char name[48];
+		char name[64];
 		seq_class_name(c, name, sizeof name);
-		printf("%-16s %12.0f %7.1f%% %16.0f %7.1f%%\n", name, calls[c],
-		       100 * calls[c] / ncalls, bytes[c], nbytes ? 100 * bytes[c] / nbytes : 0.0);
+		printf("%-16s %12.0f %7.1f%% %20s %7.1f%%\n", name, calls[c],
+		       100 * calls[c] / ncalls, total_format(bytes[c], num, sizeof num),
+		       nbytes ? 100 * (double)bytes[c] / (double)nbytes : 0.0);
 	}
 	double h = ncalls ? entropy(calls, SEQ_NCLASSES, ncalls) : NAN;
 	/* H(class | previous class) = H(previous, class) - H(previous) */
@@ -209,6 +245,46 @@ static void ordinal(uint64_t k, char *buf, size_t len)
 	snprintf(buf, len, "%llu%s", (unsigned long long)k, suf);
 }
 
+/* One argument of the '# program:' line, each written after one space, so
+ * that the line reads back exactly (docs/trace.md): a backslash is \\, a
+ * space \<space>, newline, CR and tab \n, \r, \t, another control byte
+ * \xNN; other bytes (UTF-8) as they are.  A newline as itself would end
+ * the comment, and the rest of the argument would be read as calls. */
+static void write_arg(FILE *f, const char *a)
+{
+	for (const unsigned char *c = (const unsigned char *)a; *c; c++)
+		if (*c == '\\' || *c == ' ')
+			fprintf(f, "\\%c", *c);
+		else if (*c == '\n')
+			fputs("\\n", f);
+		else if (*c == '\r')
+			fputs("\\r", f);
+		else if (*c == '\t')
+			fputs("\\t", f);
+		else if (*c < ' ' || *c == 0x7f)
+			fprintf(f, "\\x%02x", *c);
+		else
+			fputc(*c, f);
+}
+
+/* The LLVM libc form holds one probability per size from 0 to the largest,
+ * so sizes past LLVM_MAX_SIZE are left out of it rather than making a file
+ * of 64 Mi numbers; both forms leave out sizes past DIST_MAX_SIZE, which
+ * --dist refuses. */
+#define LLVM_MAX_SIZE ((uint64_t)64 << 10)
+
+/* The records each distribution holds: *csv copies of DIST_MAX_SIZE bytes
+ * or less, *llvm of LLVM_MAX_SIZE or less. */
+static void dist_counts(const struct tref *t, size_t nt, size_t *csv, size_t *llvm)
+{
+	*csv = *llvm = 0;
+	for (size_t i = 0; i < nt; i++)
+		for (size_t j = 0; j < t[i].th->n; j++) {
+			*csv += t[i].th->call[j].size <= DIST_MAX_SIZE;
+			*llvm += t[i].th->call[j].size <= LLVM_MAX_SIZE;
+		}
+}
+
 static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t nproc,
 		      const char *cap, uint64_t lost_calls, uint64_t lost_threads)
 {
@@ -218,19 +294,29 @@ static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t np
 		recorded += t[i].th->n;
 	}
 	fprintf(f, "# ucopy sequence 1\n# program:");
-	/* One comment line: a newline in an argument (python3 -c 'a script')
-	 * would end it, and the rest would be read as calls. */
 	for (char **a = argv; *a; a++) {
 		fputc(' ', f);
-		for (const char *c = *a; *c; c++)
-			if (*c == '\n')
-				fputs("\\n", f);
-			else
-				fputc((unsigned char)*c < ' ' ? ' ' : *c, f);
+		write_arg(f, *a);
 	}
 	fprintf(f, "\n# %zu process%s, %zu thread%s, %llu calls, %llu recorded\n", nproc,
 		nproc == 1 ? "" : "es", nt, nt == 1 ? "" : "s", (unsigned long long)calls,
 		(unsigned long long)recorded);
+	/* The distributions have no room for a comment (their readers take
+	 * numbers only): what they leave out is said here. */
+	size_t csv, llvm;
+	dist_counts(t, nt, &csv, &llvm);
+	if (csv == 0)
+		fprintf(f, "# distributions: none (every recorded copy is over %zu MiB)\n",
+			DIST_MAX_SIZE >> 20);
+	else if (llvm == recorded)
+		fprintf(f, "# distributions: .csv and .llvm.csv hold all %llu recorded copies\n",
+			(unsigned long long)recorded);
+	else
+		fprintf(f, "# distributions: .csv holds %zu of the %llu recorded copies (%llu over "
+			"%zu MiB left out), .llvm.csv %zu (%llu over %llu KiB left out)\n", csv,
+			(unsigned long long)recorded, (unsigned long long)(recorded - csv),
+			DIST_MAX_SIZE >> 20, llvm, (unsigned long long)(recorded - llvm),
+			(unsigned long long)(LLVM_MAX_SIZE >> 10));
 	if (lost_calls)
 		fprintf(f, "# lost: %llu calls of %llu thread%s that found no memory for %s records\n",
 			(unsigned long long)lost_calls, (unsigned long long)lost_threads,
@@ -260,21 +346,20 @@ static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t np
 		}
 }
 
-/* The LLVM libc form of the k sorted sizes: one probability per size from
- * 0 to the largest, so sizes past LLVM_MAX_SIZE are left out (a comment
- * counts them) rather than making a file of 64 Mi numbers. */
-#define LLVM_MAX_SIZE ((uint64_t)64 << 10)
-static void write_llvm(FILE *f, const uint64_t *sz, size_t k)
+/* The LLVM libc form of the first n of the sorted sizes (those up to
+ * LLVM_MAX_SIZE): one line of probabilities, the i-th for size i, and
+ * nothing else: LLVM libc's benchmark #includes the file between the
+ * braces of a double[] initializer, where a '#' line is a preprocessor
+ * directive.  With no size to write it stays empty. */
+static void write_llvm(FILE *f, const uint64_t *sz, size_t n)
 {
-	size_t n = 0;
-	while (n < k && sz[n] <= LLVM_MAX_SIZE)
-		n++;
-	fprintf(f, "# ucopy trace: %zu recorded copies; the probability of size 0, 1, 2, ... "
-		"(LLVM libc's format)\n", n);
-	if (n < k)
-		fprintf(f, "# %zu copies over %llu KiB left out\n", k - n,
-			(unsigned long long)(LLVM_MAX_SIZE >> 10));
-	for (size_t i = 0, s = 0; n && s <= sz[n - 1]; s++) {
+	if (!n)
+		return;
+	/* Size 0 alone would be "1", no list at all: --dist takes a line
+	 * without a comma for 'SIZE WEIGHT'.  Size 1's probability 0 keeps it
+	 * one. */
+	uint64_t last = sz[n - 1] ? sz[n - 1] : 1;
+	for (size_t i = 0, s = 0; s <= last; s++) {
 		size_t j = i;
 		while (j < n && sz[j] == s)
 			j++;
@@ -299,7 +384,9 @@ static size_t count_over(const struct tref *t, size_t nt)
  * llvm (write errors are the caller's, at outfile_commit()).
  * The fleetbench form: sizes with their probabilities, the overlap line,
  * the alignment line (P(a pointer's alignment is exactly 2^i), from both
- * pointers of every call; offset 0 in a cache line counts as 64). */
+ * pointers of every call; offset 0 in a cache line counts as 64), and no
+ * other line: fleetbench reads three.  What either form leaves out is said
+ * on stderr (and in the .seq's header, by write_seq()). */
 static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t total)
 {
 	uint64_t *sz = malloc((total ? total : 1) * sizeof *sz);
@@ -326,11 +413,21 @@ static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t to
 		return 1;
 	}
 	qsort(sz, k, sizeof *sz, by_size);
-	fprintf(f, "# ucopy trace: %zu recorded copies; sizes, overlap (not recorded: 0:1), "
-		"alignment\n", k);
+	size_t n = 0;
+	while (n < k && sz[n] <= LLVM_MAX_SIZE)
+		n++;
 	if (over)
-		fprintf(f, "# %zu copies over %zu MiB left out (the most a distribution names)\n",
-			over, DIST_MAX_SIZE >> 20);
+		fprintf(stderr, "ucopy trace: %zu cop%s over %zu MiB left out of the .csv and "
+			".llvm.csv distributions (the most a distribution names)\n", over,
+			over == 1 ? "y" : "ies", DIST_MAX_SIZE >> 20);
+	if (!n)
+		fprintf(stderr, "ucopy trace: every copy is over %llu KiB: the .llvm.csv "
+			"distribution (one probability per size from 0) is empty\n",
+			(unsigned long long)(LLVM_MAX_SIZE >> 10));
+	else if (n < k)
+		fprintf(stderr, "ucopy trace: %zu more cop%s over %llu KiB left out of the "
+			".llvm.csv distribution (one probability per size from 0)\n", k - n,
+			k - n == 1 ? "y" : "ies", (unsigned long long)(LLVM_MAX_SIZE >> 10));
 	for (size_t i = 0; i < k;) {
 		size_t j = i;
 		while (j < k && sz[j] == sz[i])
@@ -343,7 +440,7 @@ static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t to
 	for (int i = 0; i < 7; i++)
 		fprintf(f, "%s%d:%.9g", i ? "," : "", 1 << i, align[i] / (2.0 * (double)k));
 	fprintf(f, "\n");
-	write_llvm(llvm, sz, k);
+	write_llvm(llvm, sz, n);
 	free(sz);
 	return 0;
 }

@@ -34,6 +34,71 @@ expect "trace: the distribution's sizes" \
 	grep -qx '0:0.1,1:0.1,7:0.1,16:0.1,33:0.1,64:0.1,200:0.1,1000:0.1,4096:0.1,50000:0.1' "$tmp/t.csv"
 run bench --dist "$tmp/t.csv" --kernels libc --seconds 0.1
 expect "trace: bench --dist reads the distribution" [ "$rc" -eq 0 ]
+
+# The distributions as their anchors read them: fleetbench's file is three
+# lines and nothing else (the reader is checked on a file that ships), and
+# LLVM libc's benchmark #includes its file between the braces of a double[]
+# initializer, where a '#' line would be a preprocessor directive.
+cat >"$tmp/fleetbench.py" <<'PY'
+import math, re, sys
+text = open(sys.argv[1], newline="").read()
+assert text.endswith("\n"), "no newline at the end"
+lines = text[:-1].split("\n")
+assert len(lines) == 3, "%d lines, not 3" % len(lines)
+def pairs(line):
+    out = []
+    for item in line.split(","):
+        m = re.fullmatch(r"(\d+):([0-9.eE+-]+)", item)
+        assert m, "not INT:FLOAT: %r" % item
+        out.append((int(m.group(1)), float(m.group(2))))
+    return out
+sizes, overlap, align = map(pairs, lines)
+for name, p in (("sizes", sizes), ("overlap", overlap), ("alignment", align)):
+    assert all(0 <= w <= 1 for _, w in p), "%s: a probability outside 0..1" % name
+    assert math.isclose(sum(w for _, w in p), 1, abs_tol=1e-5), "%s sum to %r" % (name, sum(w for _, w in p))
+assert [s for s, _ in sizes] == sorted(set(s for s, _ in sizes)), "sizes not rising"
+assert [a for a, _ in align] == [1, 2, 4, 8, 16, 32, 64], "alignments %r" % align
+PY
+expect "trace: the fleetbench reader takes a file that ships" \
+	python3 "$tmp/fleetbench.py" data/distributions/Memcpy_1.csv
+expect "trace: FILE.csv is fleetbench's three lines, nothing else" \
+	python3 "$tmp/fleetbench.py" "$tmp/t.csv"
+cc=${CC:-cc}
+if command -v "$cc" >/dev/null 2>&1; then
+	cp "$tmp/t.llvm.csv" "$tmp/dist.inc"
+	cat >"$tmp/llvm.c" <<'C'
+#include <stdio.h>
+static const double p[] = {
+#include "dist.inc"
+};
+int main(void)
+{
+	double sum = 0;
+	for (size_t i = 0; i < sizeof p / sizeof *p; i++)
+		sum += p[i];
+	printf("%zu %.6f\n", sizeof p / sizeof *p, sum);
+	return 0;
+}
+C
+	expect "trace: FILE.llvm.csv compiles inside a C double[] initializer: 50001 probabilities summing to 1" \
+		sh -c "'$cc' -o '$tmp/llvm' '$tmp/llvm.c' 2>'$err' && [ \"\$('$tmp/llvm')\" = '50001 1.000000' ]"
+	rm -f "$tmp/dist.inc" "$tmp/llvm.c" "$tmp/llvm"
+else
+	echo "SKIP trace: FILE.llvm.csv inside a C initializer: no C compiler ($cc)"
+fi
+rm -f "$tmp/fleetbench.py"
+# --dist still reads the same files with comment lines around them.
+{ echo '# sizes, overlap, alignment'; cat "$tmp/t.csv"; echo '# end'; } >"$tmp/c.csv"
+run bench --dist "$tmp/c.csv" --kernels libc --seconds 0.1
+expect "trace: bench --dist reads the distribution with comments too" \
+	grep -q '^# distribution .*/c.csv (fleetbench, 10 sizes, mean 5541.7 B)' "$out"
+{ echo '# probabilities of sizes 0, 1, 2...'; cat "$tmp/t.llvm.csv"; echo '# end'; } >"$tmp/c.csv"
+run bench --dist "$tmp/c.csv" --kernels libc --seconds 0.1
+expect "trace: ... and the LLVM-format one" \
+	grep -q '^# distribution .*/c.csv (llvm-libc, 10 sizes, mean 5541.7 B)' "$out"
+rm -f "$tmp/c.csv"
+expect "trace: the .seq's header says what the distributions hold" \
+	grep -qx '# distributions: .csv and .llvm.csv hold all 10 recorded copies' "$tmp/t.seq"
 run bench --dist "$tmp/t.llvm.csv" --kernels libc --seconds 0.1
 expect "trace: bench --dist reads the LLVM-format distribution, the same 10 sizes" \
 	grep -q '^# distribution .*/t.llvm.csv (llvm-libc, 10 sizes, mean 5541.7 B)' "$out"
@@ -59,6 +124,55 @@ printf '# ucopy sequence 1\n0 8 0 0 0\n0 8 0 0 0\n0 8 0 0 0\n1 8 0 0 0\n1 8 0 0 
 run trace --summary "$tmp/same.seq"
 expect "trace --summary: one size repeated is fully predictable" \
 	sh -c "grep -q 'same size class as the previous call: 100.0%' '$out' && grep -q 'entropy: 0.00 bits; given the previous call.s class: 0.00 bits' '$out'"
+
+# Totals past 2^64 bytes, exact: three copies of 2^64 - 1 bytes and one of
+# 2^40 - 1 (what the recorder writes for 2^40 and more); and below 2^64, two
+# of 2^53 + 1, which a double would round.  Each class named by its first
+# and last size.
+printf '# ucopy sequence 1\n0 18446744073709551615 0 0 0\n0 1099511627775 0 0 0\n0 18446744073709551615 0 0 0\n0 18446744073709551615 0 0 0\n' >"$tmp/huge.seq"
+run trace --summary "$tmp/huge.seq"
+expect "trace --summary: a total past 2^64 bytes, exact" \
+	grep -q ': 4 calls in 1 thread, 55340233320640282620 bytes copied$' "$out"
+expect "trace --summary: ... per class too, and the classes' names" \
+	sh -c "grep -q '^512G+1-1T  *1  *25.0%  *1099511627775  *0.0%\$' '$out' &&
+	       grep -q '^over 8E  *3  *75.0%  *55340232221128654845 *100.0%\$' '$out'"
+printf '# ucopy sequence 1\n0 9007199254740993 0 0 0\n0 9007199254740993 0 0 0\n0 1048577 0 0 0\n' >"$tmp/odd.seq"
+run trace --summary "$tmp/odd.seq"
+expect "trace --summary: a total a double would round, exact" \
+	sh -c "grep -q ': 3 calls in 1 thread, 18014398510530563 bytes copied\$' '$out' &&
+	       grep -q '^8P+1-16P  *2 .* 18014398509481986 ' '$out' && grep -q '^1M+1-2M  *1 ' '$out'"
+rm -f "$tmp/huge.seq" "$tmp/odd.seq"
+
+# The program's line reads back exactly: every argument after one space,
+# with \\, '\ ', \n, \r, \t and \xNN for what would be ambiguous.
+run trace -o "$tmp/a" -- "$prog" 'a b' 'c\d' "$(printf 'e\rf')" "$(printf 'g\nh')" \
+	"$(printf '\tx\001\177')" '' 'y\' 'é' 'z '
+cat >"$tmp/args.py" <<'PY'
+import os, sys
+esc = {b"\\": b"\\", b" ": b" ", b"n": b"\n", b"r": b"\r", b"t": b"\t"}
+line = next(l for l in open(sys.argv[1], "rb").read().split(b"\n") if l.startswith(b"# program:"))
+rest, args, i = line[len(b"# program:"):], [], 0
+while i < len(rest):
+    c = rest[i:i + 1]
+    if c == b" ":
+        args.append(b"")
+        i += 1
+    elif c == b"\\" and rest[i + 1:i + 2] == b"x":
+        args[-1] += bytes([int(rest[i + 2:i + 4], 16)])
+        i += 4
+    elif c == b"\\":
+        args[-1] += esc[rest[i + 1:i + 2]]
+        i += 2
+    else:
+        args[-1] += c
+        i += 1
+want = [os.fsencode(a) for a in sys.argv[2:]]
+assert args == want, "%r != %r" % (args, want)
+PY
+expect "trace: the '# program:' line reads back to the very arguments" \
+	python3 "$tmp/args.py" "$tmp/a.seq" "$prog" 'a b' 'c\d' "$(printf 'e\rf')" "$(printf 'g\nh')" \
+	"$(printf '\tx\001\177')" '' 'y\' 'é' 'z '
+rm -f "$tmp/args.py" "$tmp"/a.*
 
 bad() {
 	name=$1 content=$2 pattern=$3
@@ -138,13 +252,18 @@ expect "trace: the processes a program starts are merged" \
 run trace --summary "$tmp/f.seq"
 expect "trace: the merged file reads back" [ "$rc" -eq 0 ]
 
-# A copy over 64 MiB: recorded in the .seq, left out of the .csv (which says
-# so), and the command says that --replay will refuse the .seq.
+# A copy over 64 MiB: recorded in the .seq, left out of the distributions
+# (the .seq's header and stderr say so), and the command says that --replay
+# will refuse the .seq.
 run trace -o "$tmp/big" -- "$prog" big
 expect "trace: a copy over 64 MiB is recorded, and the command says --replay refuses the file" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^[0-9]* 67108865 ' '$tmp/big.seq' &&
-	       grep -q '^# 1 copies over 64 MiB left out' '$tmp/big.csv' &&
 	       grep -q \"1 copy is over 64 MiB, more than a replay takes: --replay refuses $tmp/big.seq\" '$err'"
+expect "trace: ... left out of the distributions, which say nothing of it, and said so on stderr and in the .seq" \
+	sh -c "[ \"\$(cat '$tmp/big.csv')\" = \"\$(printf '64:1\\n0:1\\n1:0.5,2:0,4:0,8:0,16:0,32:0,64:0.5')\" ] &&
+	       [ \$(wc -l <'$tmp/big.llvm.csv') -eq 1 ] && ! grep -q '#' '$tmp/big.llvm.csv' &&
+	       grep -q '^ucopy trace: 1 copy over 64 MiB left out of the .csv and .llvm.csv distributions' '$err' &&
+	       grep -qx '# distributions: .csv holds 1 of the 2 recorded copies (1 over 64 MiB left out), .llvm.csv 1 (1 over 64 KiB left out)' '$tmp/big.seq'"
 run bench --replay "$tmp/big.seq" --kernels libc --seconds 0.1
 expect "trace: ... and bench --replay does refuse it" \
 	sh -c "[ $rc -eq 2 ] && grep -q \"big.seq:.*size '67108865' is out of range\" '$err'"
