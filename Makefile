@@ -165,9 +165,16 @@ $(PRELOAD): preload/preload.c preload/preload.map $(PRELOAD_OBJ)
 #                      a copy (tests/cli/trace_robust.sh)
 #   copy_loop          10M small copies timed in the loop: the interposer's and
 #                      the recording's cost per call (docs/trace.md); run by hand
+#   dist_loop          copies of sizes drawn from a distribution file, timed
+#                      likewise (docs/trace.md); run by hand
 #   preload_prog       copies before main, in threads, after fork, through _chk,
 #                      in a library it dlopens (tests/cli/preload.sh)
-PLAIN_PROG := $(addprefix $(B)/tests/,trace_prog trace_robust_prog copy_loop preload_prog)
+#   overlap_prog       memcpy between overlapping buffers against memmove's
+#                      result (tests/cli/preload.sh)
+#   server_prog        copies, then waits for the signal that stops it
+#                      (tests/cli/trace_stop.sh)
+PLAIN_PROG := $(addprefix $(B)/tests/,trace_prog trace_robust_prog copy_loop preload_prog \
+	overlap_prog server_prog dist_loop)
 $(PLAIN_PROG): $(B)/tests/%: tests/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")

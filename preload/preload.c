@@ -20,6 +20,10 @@
  *                             (`ucopy trace` merges them).
  *   UCOPY_TRACE_CAP           records kept per thread before sampling
  *                             (at most 16777216).
+ *   UCOPY_PRELOAD_NOTIFY      FD:INODE, a pipe the command left open: the
+ *                             constructor writes a byte to it, closes it
+ *                             and removes the variable, so that the command
+ *                             learns that the interposer loaded.
  *
  * Re-entry: the `libc` kernel calls memcpy by name, and that name is this
  * file's; the Makefile links that call to ucopy_libc_memcpy (below), the C
@@ -37,6 +41,12 @@
  * must not leave the thread's later copies unrecorded.  One that leaves
  * the recorder so does: its thread's later copies are the C library's,
  * unrecorded.
+ *
+ * While recording, SIGINT, SIGTERM and SIGHUP that the program left at their
+ * default write the record before the process dies by them (a server is
+ * traced by stopping it).  The memcpy entries are overlap-safe, as glibc's
+ * is in practice: a program that copies between overlapping buffers gets
+ * memmove's result, not a corruption the C library never showed it.
  */
 #define _GNU_SOURCE
 #include "ucopy.h"
@@ -45,11 +55,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -398,12 +410,24 @@ static void out_u64(struct out *o, uint64_t v)
 	out_str(o, tmp);
 }
 
+/* The error's text without strerror's translation, which may allocate: the
+ * record is also written from a signal handler. */
+static const char *error_text(int err)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 32))
+	const char *e = strerrordesc_np(err);
+	return e ? e : "unknown error";
+#else
+	return strerror(err);
+#endif
+}
+
 /* One line, one write(2): the program's own stderr may be a pipe that other
  * processes of the trace write to. */
 static void report_failure(const char *path, int err)
 {
 	static char msg[sizeof trace_prefix + 256];
-	const char *e = strerror(err);
+	const char *e = error_text(err);
 	size_t at = str_at(msg, 0, "ucopy trace: cannot write ");
 	at = str_at(msg, at, path);
 	at = str_at(msg, at, ": ");
@@ -452,11 +476,14 @@ static int claim_file(char *final, char *tmp)
 /* The process's own sequence file: thread indices in order of first copy
  * in this process, and for each thread one "# thread" line that
  * `ucopy trace` reads to merge processes (docs/trace.md).  A file that
- * could not be written whole is removed, and stderr says so. */
+ * could not be written whole is emptied and left as NAME.failed, for the
+ * merge to know that stderr already said why (a full disk must not read as
+ * a process that recorded nothing), or removed when even that fails. */
 static void trace_write(void)
 {
 	static struct out o;
-	static char final[sizeof trace_prefix + 64], tmp[sizeof final + 8];
+	static char final[sizeof trace_prefix + 64], tmp[sizeof final + 8],
+		failed[sizeof final + 8];
 	struct out *op = &o;
 	o.len = 0;
 	o.err = 0;
@@ -538,6 +565,10 @@ static void trace_write(void)
 	if (by_idx)
 		munmap(by_idx, ilen);
 	out_flush(op);
+	/* The space a full disk took is given back before the marker's
+	 * rename needs any. */
+	int trunc = o.err ? ftruncate(o.fd, 0) : 0;
+	(void)trunc;   /* the file goes below in any case */
 	/* close's error is the write's on NFS; its EINTR leaves the
 	 * descriptor closed on Linux, so it is not retried. */
 	if (close(o.fd) != 0 && !o.err && errno != EINTR)
@@ -545,8 +576,77 @@ static void trace_write(void)
 	if (!o.err && rename(tmp, final) != 0)
 		o.err = errno;
 	if (o.err) {
-		unlink(tmp);
 		report_failure(final, o.err);
+		str_at(failed, str_at(failed, 0, final), ".failed");
+		if (rename(tmp, failed) != 0)
+			unlink(tmp);
+	}
+}
+
+/* The record is written once, by the first of the destructor and a stopping
+ * signal's handler; the other waits for it, so that the process does not
+ * die, or exit, halfway through the file. */
+enum { REC_NONE, REC_WRITING, REC_DONE };
+static int rec_state;
+
+static void trace_write_once(void)
+{
+	int none = REC_NONE;
+	if (!__atomic_compare_exchange_n(&rec_state, &none, REC_WRITING, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		const struct timespec ms = { 0, 1000000 };
+		while (__atomic_load_n(&rec_state, __ATOMIC_ACQUIRE) != REC_DONE)
+			nanosleep(&ms, NULL);
+		return;
+	}
+	depth++;
+	trace_write();
+	/* Copies after this point are not recorded: the file is written. */
+	__atomic_store_n(&trace_state, TRACE_OFF, __ATOMIC_RELEASE);
+	depth--;
+	__atomic_store_n(&rec_state, REC_DONE, __ATOMIC_RELEASE);
+}
+
+/* What ends a server that is being traced: ^C, kill, a closed terminal. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+
+static void stop_mask(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(set, stop_signals[i]);
+}
+
+/* Only async-signal-safe calls below trace_write_once (write, open,
+ * rename, mmap, nanosleep; the error text untranslated).  The signal,
+ * blocked while its handler runs, is raised again with its default action:
+ * the process dies by it when the handler returns, and its parent sees the
+ * status it would have seen without the interposer. */
+static void on_stop_signal(int sig)
+{
+	int e = errno;
+	trace_write_once();
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+	errno = e;
+}
+
+/* Only where the program inherited the default action: an ignored signal
+ * stays ignored (nohup, a background job's SIGINT), and a program that
+ * installs its own handler replaces this one and ends, if it does, by exit,
+ * which writes the record as usual. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+	stop_mask(&sa.sa_mask);
+	for (size_t i = 0; i < NSTOP; i++) {
+		struct sigaction cur;
+		if (sigaction(stop_signals[i], NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+		    cur.sa_handler == SIG_DFL)
+			sigaction(stop_signals[i], &sa, NULL);
 	}
 }
 
@@ -568,6 +668,7 @@ static void trace_after_fork(void)
 	no_room = 0;
 	lost_calls = 0;
 	lost_threads = 0;
+	rec_state = REC_NONE;
 }
 
 /*=====   Setup   =====*/
@@ -608,6 +709,34 @@ static void drop_from_ld_preload(void)
 		unsetenv("LD_PRELOAD");
 }
 
+/* UCOPY_PRELOAD_NOTIFY=FD:INODE: the command waits for a byte on that pipe
+ * to know that the program did not run without ucopy (a static or setuid
+ * one ignores LD_PRELOAD).  The first process of the program's tree that
+ * loads the interposer answers; its descendants do not see the variable.
+ * The inode tells the pipe from whatever a program that closed it opened
+ * at that number since; the command made it non-blocking, so that a full
+ * pipe cannot stop a program. */
+static void notify_loaded(void)
+{
+	const char *v = getenv("UCOPY_PRELOAD_NOTIFY");
+	if (!v)
+		return;
+	char num[24];
+	size_t i = 0;
+	for (; v[i] && v[i] != ':' && i < sizeof num - 1; i++)
+		num[i] = v[i];
+	num[i] = 0;
+	uint64_t fd = parse_u64(num), ino = v[i] == ':' ? parse_u64(v + i + 1) : 0;
+	struct stat st;
+	if (ino && fd > 2 && fd < INT32_MAX && fstat((int)fd, &st) == 0 &&
+	    S_ISFIFO(st.st_mode) && (uint64_t)st.st_ino == ino) {
+		ssize_t w = write((int)fd, "1", 1);
+		(void)w;
+		close((int)fd);
+	}
+	unsetenv("UCOPY_PRELOAD_NOTIFY");
+}
+
 __attribute__((constructor)) static void preload_init(void)
 {
 	depth++;
@@ -620,22 +749,29 @@ __attribute__((constructor)) static void preload_init(void)
 		drop_from_ld_preload();
 		unsetenv("UCOPY_PRELOAD_NO_INHERIT");
 	}
+	notify_loaded();
 	if (__atomic_load_n(&trace_state, __ATOMIC_ACQUIRE) == TRACE_UNKNOWN)
 		trace_init();
-	if (trace_state == TRACE_ON)
+	if (trace_state == TRACE_ON) {
 		pthread_atfork(NULL, NULL, trace_after_fork);
+		catch_stop_signals();
+	}
 	depth--;
 }
 
+/* The stopping signals are held off this thread while it writes: their
+ * handler here would wait for the write it interrupted.  One that arrives
+ * meanwhile is delivered after, and the process dies by it, as it would
+ * have. */
 __attribute__((destructor)) static void preload_fini(void)
 {
 	if (__atomic_load_n(&trace_state, __ATOMIC_ACQUIRE) != TRACE_ON)
 		return;
-	depth++;
-	trace_write();
-	/* Copies after this point are not recorded: the file is written. */
-	__atomic_store_n(&trace_state, TRACE_OFF, __ATOMIC_RELEASE);
-	depth--;
+	sigset_t stop, old;
+	stop_mask(&stop);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	trace_write_once();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*=====   The entries   =====*/
@@ -682,19 +818,45 @@ static __attribute__((noinline)) void *traced_memmove(void *dst, const void *src
 	return ucopy_memmove(dst, src, n);
 }
 
-EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	return plain() ? ucopy_memcpy(dst, src, n) : traced_memcpy(dst, src, n);
-}
-
-EXPORT void *memmove(void *dst, const void *src, size_t n)
+static inline void *move(void *dst, const void *src, size_t n)
 {
 	return plain() ? ucopy_memmove(dst, src, n) : traced_memmove(dst, src, n);
 }
 
+/* Overlapping buffers (undefined for memcpy, and common in old code) get
+ * memmove's result, as they do from glibc, whose memcpy is its memmove:
+ * from 513 bytes on (auto, on docs/trace.md's machine) ucopy's kernels
+ * store in an order that overlap in either direction breaks, and a latent
+ * bug must not become corruption under `ucopy run` alone (ucopy_memcpy
+ * itself keeps memcpy's contract).  Either direction in one
+ * compare: dst - src in [-n, n), which also takes dst + n == src, adjacent,
+ * that memmove copies as well; 2n cannot wrap for a size that fits in an
+ * address space. */
+static inline int overlap(const void *dst, const void *src, size_t n)
+{
+	return (uintptr_t)dst - (uintptr_t)src + n < 2 * n;
+}
+
+static inline void *copy(void *dst, const void *src, size_t n)
+{
+	if (__builtin_expect(overlap(dst, src, n), 0))
+		return move(dst, src, n);
+	return plain() ? ucopy_memcpy(dst, src, n) : traced_memcpy(dst, src, n);
+}
+
+EXPORT void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+	return copy(dst, src, n);
+}
+
+EXPORT void *memmove(void *dst, const void *src, size_t n)
+{
+	return move(dst, src, n);
+}
+
 EXPORT void *mempcpy(void *restrict dst, const void *restrict src, size_t n)
 {
-	return (char *)(plain() ? ucopy_memcpy(dst, src, n) : traced_memcpy(dst, src, n)) + n;
+	return (char *)copy(dst, src, n) + n;
 }
 
 /* The _FORTIFY_SOURCE forms: destlen is what the compiler knows of the
@@ -704,14 +866,14 @@ EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src,
 {
 	if (n > destlen)
 		__chk_fail();
-	return memcpy(dst, src, n);
+	return copy(dst, src, n);
 }
 
 EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t destlen)
 {
 	if (n > destlen)
 		__chk_fail();
-	return memmove(dst, src, n);
+	return move(dst, src, n);
 }
 
 EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src,
@@ -719,5 +881,5 @@ EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src,
 {
 	if (n > destlen)
 		__chk_fail();
-	return mempcpy(dst, src, n);
+	return (char *)copy(dst, src, n) + n;
 }

@@ -35,7 +35,10 @@ void help_compare_program(FILE *f)
 	      "by a signal is reported ('run 3 of B failed: exit 1') and its round\n"
 	      "left out; when no round has both runs successful, the exit status\n"
 	      "is 1.  A policy naming a kernel this CPU does not run is refused:\n"
-	      "the interposer would run another in its place.\n", f);
+	      "the interposer would run another in its place.  A CMD that does not\n"
+	      "load the interposer (a static program, a setuid one run by another\n"
+	      "user) is refused at its first run (exit 2): both sides would be its\n"
+	      "own copies.\n", f);
 }
 
 /* Counters per run: cycles, instructions, then each --event. */
@@ -158,6 +161,18 @@ int compare_program(int argc, char **argv, int dd)
 			struct child_result res;
 			if (child_run(prog, &o, &res, err, sizeof err) < 0) {
 				cli_error("%s", err);
+				free(buf);
+				free(good);
+				return EXIT_USAGE;
+			}
+			if (!libc && !res.preload_loaded) {
+				char how[128] = "";
+				if (res.status != 0) {
+					memcpy(how, "; it ended with ", 17);
+					child_describe(res.status, how + 16, sizeof how - 16);
+				}
+				child_not_loaded(prog, err, sizeof err);
+				cli_error("%s%s: no comparison", err, how);
 				free(buf);
 				free(good);
 				return EXIT_USAGE;

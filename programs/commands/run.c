@@ -16,7 +16,9 @@ void help_run(FILE *f)
 	      "Runs CMD with libucopy-preload.so in LD_PRELOAD: its memcpy, memmove,\n"
 	      "mempcpy and their _chk forms are ucopy's, in every thread, in\n"
 	      "libraries it dlopens and before its main.  Only dynamically linked\n"
-	      "programs can be changed so; a static one runs with its own copies.\n\n"
+	      "programs can be changed so: a static one, or a setuid one run by another\n"
+	      "user, runs with its own copies, and ucopy says so when it ends (when\n"
+	      "neither CMD nor any program it started loaded the interposer).\n\n"
 	      "options:\n"
 	      "  --policy P     the policy (UCOPY_POLICY): a named policy, a kernel name\n"
 	      "                 or policy text; without it, UCOPY_POLICY as set, else\n"
@@ -66,6 +68,10 @@ int cmd_run(int argc, char **argv)
 	if (child_run(argv + dd + 1, &o, &r, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
+	}
+	if (!r.preload_loaded) {
+		child_not_loaded(argv + dd + 1, err, sizeof err);
+		cli_error("warning: %s: it ran with its own copies", err);
 	}
 	return child_exit_code(r.status);
 }

@@ -511,6 +511,7 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 	size_t nfiles = 0, nt = 0;
 	int rc = EXIT_OK, keep = 0;   /* keep: a record unread, or nothing written */
 	uint64_t lost_calls = 0, lost_threads = 0;
+	size_t failed = 0;   /* records a process could not write (it said why) */
 	struct dirent *e;
 	char path[8192], err[1024];
 	while ((e = readdir(d))) {
@@ -524,6 +525,12 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 		if (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) {
 			fprintf(stderr, "ucopy trace: a process was still writing its record when "
 				"the program ended: %s left out\n", e->d_name);
+			continue;
+		}
+		/* Emptied and renamed so by a process whose write failed,
+		 * after it printed why (preload/preload.c, trace_write). */
+		if (len > 7 && !strcmp(e->d_name + len - 7, ".failed")) {
+			failed++;
 			continue;
 		}
 		struct seq_file s;
@@ -565,9 +572,12 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 		rc = EXIT_FAIL;
 		keep = 1;
 	} else if (rc == EXIT_OK && total == 0) {
-		cli_error("no copies were recorded (a process writes its record at exit: one "
-			  "killed by a signal, or ended by _exit or exec, leaves none); nothing "
-			  "written");
+		/* A record that could not be written has had its one message,
+		 * the true one: a second would guess at a reason. */
+		if (!failed)
+			cli_error("no copies were recorded (a process writes its record at exit "
+				  "or when SIGINT, SIGTERM or SIGHUP ends it: one killed by another "
+				  "signal, or ended by _exit or exec, leaves none); nothing written");
 		rc = EXIT_FAIL;
 	} else if (rc == EXIT_OK) {
 		int wrc;
@@ -605,6 +615,10 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 			keep = rc != EXIT_OK;
 		}
 		if (rc == EXIT_OK) {
+			if (failed)
+				fprintf(stderr, "ucopy trace: %zu process%s could not write %s record "
+					"(above): left out\n", failed, failed == 1 ? "" : "es",
+					failed == 1 ? "its" : "their");
 			if (wrc)
 				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
 					"than a distribution may name\n", out[OUT_CSV].name,
@@ -722,6 +736,15 @@ int cmd_trace(int argc, char **argv)
 		rmdir(abs);   /* empty: the program never ran */
 		abandon_outputs(files);
 		return EXIT_USAGE;
+	}
+	/* Nothing to merge, and the reason is not the program's: its own
+	 * status is kept, or 1 for one that ended well untraced. */
+	if (!r.preload_loaded) {
+		child_not_loaded(argv + dd + 1, err, sizeof err);
+		cli_error("%s: no copies were recorded; nothing written", err);
+		remove_parts(abs);
+		abandon_outputs(files);
+		return r.status ? child_exit_code(r.status) : EXIT_FAIL;
 	}
 	int rc = merge(abs, files, argv + dd + 1, o.trace_cap);
 	return rc ? rc : child_exit_code(r.status);

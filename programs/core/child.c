@@ -224,11 +224,19 @@ static void strip_interposer(void)
 	free(v);
 }
 
-/* In the child, before exec: the environment the options ask for. */
-static void child_env(const struct child_opts *o)
+/* In the child, before exec: the environment the options ask for.  notify:
+ * the pipe the interposer says it loaded on, or -1. */
+static void child_env(const struct child_opts *o, int notify)
 {
+	unsetenv("UCOPY_PRELOAD_NOTIFY");
 	if (!o->preload)
 		strip_interposer();
+	struct stat st;
+	if (notify >= 0 && fstat(notify, &st) == 0 && fcntl(notify, F_SETFD, 0) == 0) {
+		char v[48];
+		snprintf(v, sizeof v, "%d:%llu", notify, (unsigned long long)st.st_ino);
+		setenv("UCOPY_PRELOAD_NOTIFY", v, 1);
+	}
 	if (o->preload) {
 		const char *old = getenv("LD_PRELOAD");
 		if (old && old[0]) {
@@ -265,6 +273,43 @@ static void child_env(const struct child_opts *o)
 	}
 }
 
+/* fd moved to 3 or above, close-on-exec, or -1: started with 0, 1 or 2
+ * closed, ucopy would get them from pipe(), and the child's dup2 onto its
+ * stdout would then replace the pipe that says exec failed. */
+static int above_stdio(int fd)
+{
+	if (fd > 2)
+		return fd;
+	int n = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return n;
+}
+
+static int pipe_above_stdio(int p[2], int flags)
+{
+	if (pipe2(p, O_CLOEXEC | flags) != 0)
+		return -1;
+	p[0] = above_stdio(p[0]);
+	p[1] = above_stdio(p[1]);
+	if (p[0] >= 0 && p[1] >= 0)
+		return 0;
+	int e = errno;
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	errno = e;
+	return -1;
+}
+
+static void close_pair(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+	p[0] = p[1] = -1;
+}
+
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -288,15 +333,21 @@ int child_run(char *const *argv, const struct child_opts *o,
 	      struct child_result *r, char *err, size_t errlen)
 {
 	/* report: the child's exec errno, or EOF when exec succeeded;
-	 * go: the parent's word that the counters are open. */
-	int report[2], go[2];
+	 * go: the parent's word that the counters are open;
+	 * notify: a byte from the interposer when it loaded (preload/preload.c,
+	 * UCOPY_PRELOAD_NOTIFY), non-blocking for both: the program must
+	 * never wait on it, nor ucopy on a daemon that holds it open. */
+	int report[2] = { -1, -1 }, go[2] = { -1, -1 }, notify[2] = { -1, -1 };
 	memset(r, 0, sizeof *r);
 	for (int i = 0; i < CTR_SLOTS; i++) {
 		r->ctr_total[i] = NAN;
 		r->ctr_reason[i] = "disabled";
 	}
-	if (pipe2(report, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+	if (pipe_above_stdio(report, 0) != 0 || pipe_above_stdio(go, 0) != 0 ||
+	    (o->preload && pipe_above_stdio(notify, O_NONBLOCK) != 0)) {
 		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
+		close_pair(report);
+		close_pair(go);
 		return -1;
 	}
 	/* An ignored SIGCHLD, which survives the exec that started ucopy, makes
@@ -308,7 +359,9 @@ int child_run(char *const *argv, const struct child_opts *o,
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(errno));
-		close(report[0]); close(report[1]); close(go[0]); close(go[1]);
+		close_pair(report);
+		close_pair(go);
+		close_pair(notify);
 		sigaction(SIGCHLD, &ochld, NULL);
 		return -1;
 	}
@@ -328,7 +381,7 @@ int child_run(char *const *argv, const struct child_opts *o,
 		close(go[1]);
 		while (read(go[0], &c, 1) < 0 && errno == EINTR)
 			;
-		child_env(o);
+		child_env(o, notify[1]);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(report[1], &e, sizeof e);
@@ -337,6 +390,10 @@ int child_run(char *const *argv, const struct child_opts *o,
 	}
 	close(report[1]);
 	close(go[0]);
+	if (notify[1] >= 0) {
+		close(notify[1]);
+		notify[1] = -1;
+	}
 	/* ^C and ^\ reach the child from the terminal: ucopy outlives them. */
 	struct sigaction ign = { .sa_handler = SIG_IGN }, fwd = { .sa_handler = forward };
 	struct sigaction oint, oquit, oterm, ohup;
@@ -361,6 +418,11 @@ int child_run(char *const *argv, const struct child_opts *o,
 		;
 	int wait_errno = errno;
 	r->wall_s = mono_s() - t0;
+	if (notify[0] >= 0) {
+		char b[64];
+		r->preload_loaded = read(notify[0], b, sizeof b) > 0;
+		close(notify[0]);
+	}
 	if (o->forward_signals) {
 		sigaction(SIGINT, &oint, NULL);
 		sigaction(SIGQUIT, &oquit, NULL);
@@ -397,6 +459,12 @@ int child_run(char *const *argv, const struct child_opts *o,
 		return -1;
 	}
 	return 0;
+}
+
+void child_not_loaded(char *const *argv, char *buf, size_t len)
+{
+	snprintf(buf, len, "the interposer was not loaded by '%s' (a statically linked or "
+		 "setuid program ignores LD_PRELOAD)", argv[0]);
 }
 
 int child_exit_code(int status)

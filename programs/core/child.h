@@ -45,14 +45,24 @@ struct child_result {
 	struct counters ctr;    /* when opts->counters; closed */
 	double ctr_total[CTR_SLOTS];   /* NaN where unavailable */
 	const char *ctr_reason[CTR_SLOTS];
+	int preload_loaded;     /* when opts->preload: whether the interposer
+				   said it loaded, in the program or in any
+				   process it started (a static or setuid
+				   program ignores LD_PRELOAD) */
 };
 
-/* Runs argv[0] (searched in PATH) with argv, waits for it.
+/* Runs argv[0] (searched in PATH) with argv, waits for it.  Whatever
+ * descriptors the caller has open, 0 to 2 included, only the program's own
+ * are the program's.
  * @return : 0 when it ran, whatever its status; -1 when it could not be
  *           started ("cannot run 'CMD': No such file or directory") with
  *           the reason in err. */
 int child_run(char *const *argv, const struct child_opts *o,
 	      struct child_result *r, char *err, size_t errlen);
+
+/* "the interposer was not loaded by 'CMD' (...)": why r->preload_loaded
+ * is 0, for the commands to say. */
+void child_not_loaded(char *const *argv, char *buf, size_t len);
 
 /* Where `--` is in argv (from 1), or 0 when there is none. */
 int child_dashdash(int argc, char **argv);

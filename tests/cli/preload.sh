@@ -22,6 +22,19 @@ expect "preload: __memcpy_chk past the destination aborts as glibc's __chk_fail 
 	[ "$rc" -eq 134 ]
 expect "preload: ... with glibc's message" grep -q "buffer overflow detected" "$err"
 
+# memcpy between overlapping buffers is undefined, and glibc's gives
+# memmove's result: the interposer's must too, in every entry, both ways.
+run run -- "$B/tests/overlap_prog"
+expect "preload: memcpy, mempcpy and __memcpy_chk on overlapping buffers give memmove's result ($(tail -1 "$out"))" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^0 of [1-9][0-9]* overlapping cases differ' '$out'"
+
+# The pipe the interposer says it loaded on is not left to the program.
+fds='echo "${UCOPY_PRELOAD_NOTIFY-unset}"; ls /proc/$$/fd | tr "\n" " "'
+want=$(sh -c "$fds")
+run run -- sh -c "$fds"
+expect "run: the program has the descriptors and environment it would have without ucopy" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$out')\" = '$want' ] && [ ! -s '$err' ]"
+
 run run -- sh -c 'exit 7'
 expect "run: the program's exit status is ucopy's" [ "$rc" -eq 7 ]
 run run -- sh -c 'kill -TERM $$'
@@ -92,6 +105,22 @@ expect "compare: libc's side has no interposer even when ucopy was started under
 usage_error "compare -- CMD: one policy" "expected two policies" compare auto -- true
 usage_error "compare -- CMD: an unknown policy" "B: bad policy 'nope': unknown policy" compare auto nope -- true
 usage_error "compare -- CMD: a program that does not exist" "cannot run" compare auto libc -- /nonexistent/x
+# Started with 0 and 1 (or 2) closed, the command's pipes took those numbers
+# and the child's dup2 onto its stdout replaced the one that says exec
+# failed: "run N failed: exit 127", once a run.
+"$UCOPY" compare auto libc --runs 2 -- ucopy-no-such-program <&- >&- 2>"$err"
+rc=$?
+expect "compare -- CMD: started with stdin and stdout closed, a program that does not exist is still one message" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q \"cannot run 'ucopy-no-such-program'\" '$err'"
+"$UCOPY" compare auto libc --runs 2 -- /nonexistent/x <&- 2>&- >"$out"
+rc=$?
+expect "compare -- CMD: ... with stdin and stderr closed: exit 2" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ]"
+for cmd in run "trace -o $BABS/closed-fds"; do
+	"$UCOPY" $cmd -- /nonexistent/x <&- >&- 2>"$err"
+	rc=$?
+	expect "${cmd%% *}: started with stdin and stdout closed, a program that does not exist is one message" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q \"cannot run '/nonexistent/x'\" '$err'"
+done
 # UCOPY_PRELOAD must name a shared library ld.so can preload: a text file or
 # a program would be skipped with ld.so's warning, and the program run
 # without ucopy under ucopy's name.

@@ -54,12 +54,36 @@ expect "trace_robust: a copy left by siglongjmp: the program's copy faulted" [ "
 expect "trace_robust: a copy left by siglongjmp: the thread's later copies are recorded" \
 	sh -c "[ \$(grep -c '^0 777 ' '$tmp/jmp'/p.*.seq) -eq 5 ] && [ \$(grep -c '^0 100 ' '$tmp/jmp'/p.*.seq) -eq 1 ]"
 
-# A file that cannot be written whole: removed, and stderr says why.
+# A file that cannot be written whole: emptied and renamed NAME.failed (for
+# the merge to know that a message was given), and stderr says why.
 (trap '' XFSZ; ulimit -f 4 && traced "$tmp/full" copies 1000; echo "$rc" >"$tmp/full.rc")
 rc=$(cat "$tmp/full.rc")
-expect "trace_robust: a write that fails: one line on stderr, no file left" \
+expect "trace_robust: a write that fails: one line on stderr, only an empty marker left" \
 	sh -c "[ $rc -eq 0 ] && grep -qx 'ucopy trace: cannot write .*/full/p\.[0-9]*\.seq: File too large' '$err' &&
-		[ -z \"\$(ls '$tmp/full')\" ]"
+		[ \$(wc -l <'$err') -eq 1 ] && ls '$tmp/full' | grep -qx 'p\.[0-9]*\.seq\.failed' &&
+		[ \$(ls '$tmp/full' | wc -l) -eq 1 ] && [ ! -s '$tmp/full'/p.*.failed ]"
+# ... and `ucopy trace` gives that message alone, not a guess that the
+# process was killed by a signal.
+(trap '' XFSZ; ulimit -f 4 && run trace -o "$tmp/fullt" -- "$BABS/tests/trace_robust_prog" copies 1000;
+ echo "$rc" >"$tmp/full.rc")
+rc=$(cat "$tmp/full.rc")
+expect "trace_robust: trace, a process's record that cannot be written: that one message, exit 1" \
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$err') -eq 1 ] &&
+		grep -qx 'ucopy trace: cannot write .*/fullt\.parts\..*/p\.[0-9]*\.seq: File too large' '$err' &&
+		[ -z \"\$(ls '$tmp' | grep '^fullt')\" ]"
+# A full disk proper, where a tmpfs can be mounted (root, or user
+# namespaces): "No space left on device", and nothing else.
+mkdir "$tmp/tiny"
+if unshare -rm sh -c 'mount -t tmpfs -o size=16k tmpfs "$1"' sh "$tmp/tiny" 2>/dev/null; then
+	unshare -rm sh -c 'mount -t tmpfs -o size=16k tmpfs "$1" && shift && "$@"' sh "$tmp/tiny" \
+		"$UCOPY" trace -o "$tmp/tiny/t" -- "$BABS/tests/trace_robust_prog" copies 5000 >"$out" 2>"$err"
+	rc=$?
+	expect "trace_robust: trace on a full disk: 'No space left on device' alone, exit 1" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$err') -eq 1 ] &&
+			grep -qx 'ucopy trace: cannot write .*/t\.parts\..*/p\.[0-9]*\.seq: No space left on device' '$err'"
+else
+	echo "SKIP trace_robust: full disk: 'unshare -rm' cannot mount a small tmpfs here (ulimit -f above stands in)"
+fi
 
 # Every process that unshare -pf starts is pid 1 in its namespace.
 if ! unshare -pf --mount-proc true 2>/dev/null; then

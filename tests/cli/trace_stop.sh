@@ -1,0 +1,83 @@
+# A server is traced by running it and stopping it: `ucopy trace` of a
+# program that SIGINT (the terminal's ^C, which reaches the program), SIGTERM
+# or SIGHUP (sent to ucopy, which passes them on) ends writes what it
+# recorded, and exits as the program did: 128 + the signal.
+. tests/cli/lib.sh
+
+prog=$B/tests/server_prog
+needs_preload trace_stop "$prog"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+# stop NAME SIGNAL TO [ARGS...]: traces the server to $tmp/NAME, sends SIGNAL
+# to the program (TO=prog) or to ucopy (TO=ucopy) once it has made its
+# copies, and leaves ucopy's status in $rc.  A background job of a script
+# starts with SIGINT ignored: env gives the program its default back, as an
+# interactive shell's foreground job has it.
+stop() {
+	name=$1 sig=$2 to=$3; shift 3
+	env --default-signal=INT "$UCOPY" trace -o "$tmp/$name" -- "$prog" 1000 "$tmp/$name.ready" "$@" \
+		>"$out" 2>"$err" &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/$name.ready" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	if [ "$to" = prog ]; then
+		kill -"$sig" "$(cat "$tmp/$name.ready")"
+	else
+		kill -"$sig" "$pid"
+	fi
+	wait "$pid"
+	rc=$?
+}
+
+# copies NAME: "yes" when the three files are there with the server's 1000
+# copies of 3001 bytes, and the processes' records were merged and removed.
+copies() {
+	if [ "$(grep -c '^0 3001 ' "$tmp/$1.seq" 2>/dev/null)" = 1000 ] &&
+		grep -q '^3001:1$' "$tmp/$1.csv" && [ -s "$tmp/$1.llvm.csv" ] &&
+		[ -z "$(ls -d "$tmp/$1".parts.* 2>/dev/null)" ]; then
+		echo yes
+	else
+		echo no
+	fi
+}
+
+if ! env --default-signal=INT true 2>/dev/null; then
+	echo "SKIP trace_stop: SIGINT: this env has no --default-signal (coreutils 8.31 or later)"
+else
+	stop int INT prog
+	expect "trace_stop: a program ended by SIGINT writes its copies; ucopy exits 130" \
+		sh -c "[ $rc -eq 130 ] && [ $(copies int) = yes ]"
+fi
+stop term TERM ucopy
+expect "trace_stop: SIGTERM to ucopy ends the program, which writes its copies; ucopy exits 143" \
+	sh -c "[ $rc -eq 143 ] && [ $(copies term) = yes ]"
+stop hup HUP ucopy
+expect "trace_stop: SIGHUP likewise: 129" sh -c "[ $rc -eq 129 ] && [ $(copies hup) = yes ]"
+expect "trace_stop: ... and ucopy says what it wrote, no error" \
+	sh -c "grep -q '^ucopy trace: 1000 copies in 1 thread of 1 process' '$err' && ! grep -q 'no copies' '$err'"
+# A program's own handler is left to it: it exits 5, and its record is
+# written at exit as always.
+stop own TERM ucopy own-handler
+expect "trace_stop: a program that handles SIGTERM itself keeps its handler (exit 5) and its copies" \
+	sh -c "[ $rc -eq 5 ] && [ $(copies own) = yes ]"
+# An ignored signal stays ignored: nohup's SIGHUP does not stop the server,
+# SIGTERM then does.
+env --default-signal=INT nohup "$UCOPY" trace -o "$tmp/nohup" -- "$prog" 1000 "$tmp/nohup.ready" >"$out" 2>"$err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/nohup.ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -HUP "$(cat "$tmp/nohup.ready")"
+sleep 0.2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+expect "trace_stop: a SIGHUP the program inherited ignored stays ignored" \
+	sh -c "[ $rc -eq 143 ] && [ $(copies nohup) = yes ]"
+# SIGKILL leaves no record, and ucopy says so.
+stop kill KILL prog
+expect "trace_stop: SIGKILL: nothing written, exit 1, the reason" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no copies were recorded' '$err' && [ ! -e '$tmp/kill.seq' ]"
