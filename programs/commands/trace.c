@@ -57,9 +57,14 @@ void help_trace(FILE *f)
 	      "Copies made after the interposer's destructor, inside a signal handler\n"
 	      "that interrupted a copy, or by a process that ends with _exit or exec\n"
 	      "are not recorded; those before main (other libraries' constructors)\n"
-	      "are.  Children write their own records, which are merged.\n\n"
+	      "are.  Children write their own records, which are merged.  A program\n"
+	      "stopped by SIGINT, SIGTERM or SIGHUP (Ctrl-C, or the signal sent to\n"
+	      "ucopy, which passes it on) writes its record first, where it left\n"
+	      "that signal at its default.  A static or setuid CMD ignores\n"
+	      "LD_PRELOAD: trace says so and records nothing.\n\n"
 	      "exit status: CMD's (128+N when killed by signal N) once the files are\n"
-	      "written; 1 they could not be, or no copy was recorded; 2 bad input\n"
+	      "written, or when the interposer never loaded (1 if CMD ended well);\n"
+	      "1 the files could not be written, or no copy was recorded; 2 bad input\n"
 	      "(command line, an -o whose files cannot be written, checked before\n"
 	      "CMD runs; a malformed file: 'FILE:LINE: what was expected')\n", f);
 }
