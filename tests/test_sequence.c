@@ -226,10 +226,115 @@ static void test_threads(void)
 	seq_free(&s);
 	CHECK(seq_parse("e.seq", empty, sizeof empty - 1, any, &s, err, sizeof err) < 0 &&
 	      strstr(err, "e.seq:2: no calls"), "and refused elsewhere: %s", err);
+	/* A "# thread" line off the form written is a free comment. */
+	static const char loose[] = "# ucopy sequence 1\n"
+				    "# thread 0 pid  10 tid 11 first_ns 5 calls 1 every 1\n"
+				    "# thread 1 pid 10 tid 11 first_ns 5 calls 1 every 0\n"
+				    "0 8 0 0 0\n1 8 0 0 0\n";
+	CHECK(seq_parse("l.seq", loose, sizeof loose - 1, any, &s, err, sizeof err) == 0 &&
+	      s.nthreads == 2 && !s.thread[0].has_meta && !s.thread[1].has_meta,
+	      "loose '# thread' lines: %s", err);
+	seq_free(&s);
 	CHECK(seq_parse("t.seq", text, sizeof text - 1, two, &s, err, sizeof err) < 0 &&
 	      !strcmp(err, "t.seq:7: more than 2 calls (expected at most that many: a longer "
 		      "trace is to be sampled)"), "a call limit: %s", err);
 	check_group("sequence: per thread, as trace reads it");
+}
+
+/* Many threads of a few calls each, numbered out of order, as the reader
+ * keeps them: every thread's calls its own and in order, every "# thread"
+ * line on its thread wherever it stands (before the calls, after them, or
+ * twice: the last says), none on a thread without calls. */
+#define MANY 70000
+static unsigned many_number(unsigned i)
+{
+	return (unsigned)((i * 7919ull + 13) % SEQ_MAX_THREADS);
+}
+
+static void test_many_threads(void)
+{
+	size_t cap = (size_t)MANY * 200, len = 0;
+	char *text = malloc(cap);
+	CHECK(text != NULL, "malloc");
+	if (!text)
+		return;
+#define PUT(...) (len += (size_t)snprintf(text + len, cap - len, __VA_ARGS__))
+	PUT("# ucopy sequence 1\n");
+	/* Lines for some threads first, as `ucopy trace` writes them, one
+	 * for a number with no calls, and one said twice. */
+	for (unsigned i = 0; i < MANY; i += 3)
+		PUT("# thread %u pid 7 tid %u first_ns %u calls %u every 1\n", many_number(i),
+		    100 + i, i, 1 + i % 4);
+	PUT("# thread %u pid 1 tid 1 first_ns 1 calls 1 every 1\n", many_number(MANY));
+	PUT("# thread %u pid 8 tid 0 first_ns 0 calls 0 every 1\n", many_number(3));
+	size_t calls = 0;
+	for (unsigned i = 0; i < MANY; i++) {
+		for (unsigned j = 0; j <= i % 4; j++, calls++)
+			PUT("%u %u %u %u %u\n", many_number(i), i * 4 + j, j, (j + i % 64) % 64,
+			    i % 64);
+		if (i % 3 == 1)   /* after its calls */
+			PUT("# thread %u pid 9 tid %u first_ns %u calls %u every 2\n",
+			    many_number(i), 100 + i, i, 1 + i % 4);
+	}
+#undef PUT
+	struct seq_file s;
+	char err[300] = "";
+	const struct seq_limits any = { UINT64_MAX, SEQ_MAX_CALLS, 0 };
+	CHECK(len < cap && seq_parse("m.seq", text, len, any, &s, err, sizeof err) == 0,
+	      "parse: %s", err);
+	CHECK(s.nthreads == MANY, "%zu threads, want %d", s.nthreads, MANY);
+	size_t bad = 0;
+	for (unsigned i = 0; i < MANY && i < s.nthreads; i++) {
+		const struct seq_thread *th = &s.thread[i];
+		int ok = th->index == many_number(i) && th->n == 1 + i % 4;
+		for (unsigned j = 0; ok && j < th->n; j++)
+			ok = th->call[j].size == i * 4 + j && th->call[j].src_align == j &&
+			     th->call[j].dst_align == (j + i % 64) % 64 &&
+			     th->call[j].distance == i % 64;
+		if (i % 3 == 2)
+			ok = ok && !th->has_meta;
+		else if (i == 3)
+			ok = ok && th->has_meta && th->pid == 8 && th->tid == 0 &&
+			     th->first_ns == 0 && th->calls == 0 && th->every == 1;
+		else
+			ok = ok && th->has_meta && th->tid == 100 + i && th->first_ns == i &&
+			     th->calls == 1 + i % 4 && th->pid == (i % 3 == 1 ? 9u : 7u) &&
+			     th->every == (i % 3 == 1 ? 2u : 1u);
+		if (!ok && bad++ < 3)
+			CHECK(0, "thread %u (number %u): index %u, %zu calls, meta %d pid %llu "
+			      "tid %llu every %llu", i, many_number(i), th->index, th->n,
+			      th->has_meta, (unsigned long long)th->pid,
+			      (unsigned long long)th->tid, (unsigned long long)th->every);
+	}
+	CHECK(bad == 0, "%zu threads wrong", bad);
+	seq_free(&s);
+	CHECK(s.thread == NULL && s.nthreads == 0, "freed");
+
+	/* A replay: the threads' calls one thread after another. */
+	struct replay r;
+	CHECK(replay_parse("m.seq", text, len, &r, err, sizeof err) == 0, "replay: %s", err);
+	CHECK(r.nthreads == MANY && r.seq.len == calls, "replay: %zu threads, %zu calls",
+	      r.nthreads, r.seq.len);
+	size_t k = 0;
+	bad = 0;
+	for (unsigned i = 0; i < MANY; i++)
+		for (unsigned j = 0; j <= i % 4 && k < r.seq.len; j++, k++)
+			bad += r.seq.op[k].n != i * 4 + j || r.seq.op[k].src_off != j;
+	CHECK(bad == 0, "replay: %zu calls out of place", bad);
+	replay_free(&r);
+
+	/* A thread that comes back is caught among many. */
+	char again[128];
+	snprintf(again, sizeof again, "%u 1 0 0 0\n", many_number(MANY / 2));
+	size_t alen = strlen(again);
+	if (len + alen < cap) {
+		memcpy(text + len, again, alen);
+		CHECK(seq_parse("m.seq", text, len + alen, any, &s, err, sizeof err) < 0 &&
+		      strstr(err, "calls again after another thread's"),
+		      "a thread's calls again: %s", err);
+	}
+	free(text);
+	check_group("sequence: 70000 threads of 1 to 4 calls, numbered out of order");
 }
 
 int main(void)
@@ -238,5 +343,6 @@ int main(void)
 	test_bad();
 	test_files();
 	test_threads();
+	test_many_threads();
 	return check_exit();
 }

@@ -73,8 +73,6 @@ static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max
 		const char *sp = memchr(s + at, ' ', len - at);
 		size_t end = i < 4 ? (sp ? (size_t)(sp - s) : len) : len;
 		int big;
-		char range[32];
-		snprintf(range, sizeof range, "0..%llu", (unsigned long long)max[i]);
 		if (i < 4 && !sp)
 			return rerr(rd, "%d field%s in '%s' (expected 5: " FIELDS ")", i + 1,
 				    i ? "s" : "", errmsg_show(s, len).s);
@@ -82,11 +80,13 @@ static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max
 			return rerr(rd, "more than 5 fields, or more than one space between "
 				    "two, in '%s' (expected " FIELDS ")", errmsg_show(s, len).s);
 		if (field(s + at, end - at, max[i], &v[i], &big) < 0)
-			return big ? rerr(rd, "%s '%s' is out of range (expected %s)", what[i],
-					  errmsg_show(s + at, end - at).s, range)
-				   : rerr(rd, "bad %s '%s' (expected a decimal number, %s; "
+			return big ? rerr(rd, "%s '%s' is out of range (expected 0..%llu)",
+					  what[i], errmsg_show(s + at, end - at).s,
+					  (unsigned long long)max[i])
+				   : rerr(rd, "bad %s '%s' (expected a decimal number, 0..%llu; "
 					  "fields are separated by one space)", what[i],
-					  errmsg_show(s + at, end - at).s, range);
+					  errmsg_show(s + at, end - at).s,
+					  (unsigned long long)max[i]);
 		at = end + 1;
 	}
 	if ((v[2] + v[4]) % 64 != v[3])
@@ -104,28 +104,47 @@ static int parse_call(struct reader *rd, const char *s, size_t len, uint64_t max
 }
 
 /* "# thread T pid P tid X first_ns N calls C every K": what `ucopy trace`
- * says of thread T (sequence.h).  Any other '#' line is a free comment.
- * Kept by thread number until T's calls come. */
+ * says of thread T (sequence.h).  Any other '#' line is a free comment. */
 struct meta {
 	unsigned thread;
 	uint64_t pid, tid, first_ns, calls, every;
 };
 
+/* The line as `ucopy trace` writes it, one space between fields: read
+ * field by field, as a million of them may come (sscanf took most of the
+ * reading). */
 static int parse_meta(const char *line, size_t l, struct meta *m)
 {
-	char buf[256];
-	unsigned long long t, pid, tid, first, calls, every;
-	int end = 0;
-	if (l >= sizeof buf)
+	static const char *const key[6] = { "# thread ", " pid ", " tid ", " first_ns ",
+					     " calls ", " every " };
+	uint64_t v[6];
+	size_t at = 0;
+	for (int i = 0; i < 6; i++) {
+		size_t k = strlen(key[i]), d = 0;
+		int big;
+		if (l - at < k || memcmp(line + at, key[i], k))
+			return 0;
+		at += k;
+		while (at + d < l && line[at + d] >= '0' && line[at + d] <= '9')
+			d++;
+		if (field(line + at, d, i ? UINT64_MAX : SEQ_MAX_THREADS - 1, &v[i], &big) < 0)
+			return 0;
+		at += d;
+	}
+	if (at != l || !v[5])
 		return 0;
-	memcpy(buf, line, l);
-	buf[l] = 0;
-	if (sscanf(buf, "# thread %llu pid %llu tid %llu first_ns %llu calls %llu every %llu%n",
-		   &t, &pid, &tid, &first, &calls, &every, &end) != 6 || buf[end] ||
-	    t >= SEQ_MAX_THREADS || !every)
-		return 0;
-	*m = (struct meta){ (unsigned)t, pid, tid, first, calls, every };
+	*m = (struct meta){ (unsigned)v[0], v[1], v[2], v[3], v[4], v[5] };
 	return 1;
+}
+
+static void set_meta(struct seq_thread *th, const struct meta *m)
+{
+	th->has_meta = 1;
+	th->pid = m->pid;
+	th->tid = m->tid;
+	th->first_ns = m->first_ns;
+	th->calls = m->calls;
+	th->every = m->every;
 }
 
 /* "# lost: N calls of M thread(s) ...": what the interposer could not
@@ -175,18 +194,25 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 			rd.line += *q == '\n';
 		return rerr(&rd, "a NUL byte (expected a text file)");
 	}
-	/* Per thread number: whether its calls have been read (so that a
-	 * thread that comes back is caught), and its "# thread" line. */
-	unsigned char *seen = calloc(SEQ_MAX_THREADS, 1);
-	struct meta *meta = NULL;
-	size_t nmeta = 0, capmeta = 0, tcap = 0, ccap = 0, total = 0;
+	/* Per thread number: its place in s->thread plus 1 (0: its calls not
+	 * read yet, so that a thread that comes back is caught), and where
+	 * its last "# thread" line starts in buf plus 1, kept until its calls
+	 * come (a line for a thread with no calls describes nothing).  Both
+	 * are looked up, never scanned: a file may number 2^20 threads.
+	 * calloc's pages stay untouched, so unused numbers cost no memory. */
+	uint32_t *place = calloc(SEQ_MAX_THREADS, sizeof *place);
+	size_t *meta_at = NULL;   /* at the first line that needs it */
+	/* Every call in file order, in one array: a thread's calls are
+	 * consecutive lines, so each thread is a slice of it (set at the
+	 * end, when the array no longer moves).  An array per thread cost
+	 * 4 KiB and 15-30 us a thread before its first call: 17-33 s and
+	 * 4.2 GB for 2^20 one-call threads (docs/trace.md, "Reading cost"). */
+	size_t tcap = 0, ccap = 0, total = 0;
 	struct seq_thread *cur = NULL;
 	const char *p = buf, *end = buf + len;
 	int rc = 0;
-	if (!seen) {
-		rc = errmsg(err, errlen, "out of memory");
-		goto out;
-	}
+	if (!place)
+		goto oom;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = (size_t)((nl ? nl : end) - p);
@@ -217,13 +243,17 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 			if (parse_lost(line, l, &lc, &lt)) {
 				s->lost_calls += lc;
 				s->lost_threads += lt;
-				continue;
+			} else if (parse_meta(line, l, &m)) {
+				/* The last line of a thread's says what it was. */
+				if (place[m.thread]) {
+					set_meta(&s->thread[place[m.thread] - 1], &m);
+				} else {
+					if (!meta_at &&
+					    !(meta_at = calloc(SEQ_MAX_THREADS, sizeof *meta_at)))
+						goto oom;
+					meta_at[m.thread] = (size_t)(line - buf) + 1;
+				}
 			}
-			if (!parse_meta(line, l, &m))
-				continue;
-			if (room((void **)&meta, &capmeta, nmeta, sizeof *meta, 16) < 0)
-				goto oom;
-			meta[nmeta++] = m;
 			continue;
 		}
 		if (l == 0) {
@@ -235,51 +265,47 @@ int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits l
 		if ((rc = parse_call(&rd, line, l, lim.max_size, &t, &c)) < 0)
 			goto out;
 		if (!cur || t != cur->index) {
-			if (seen[t]) {
+			if (place[t]) {
 				rc = rerr(&rd, "thread %u's calls again after another thread's "
 					  "(expected each thread's calls on consecutive lines)", t);
 				goto out;
 			}
-			seen[t] = 1;
-			if (room((void **)&s->thread, &tcap, s->nthreads, sizeof *s->thread, 4) < 0)
+			if (room((void **)&s->thread, &tcap, s->nthreads, sizeof *s->thread, 16) < 0)
 				goto oom;
 			cur = &s->thread[s->nthreads++];
 			memset(cur, 0, sizeof *cur);
 			cur->index = t;
-			ccap = 0;
+			place[t] = (uint32_t)s->nthreads;
+			if (meta_at && meta_at[t]) {
+				const char *ml = buf + meta_at[t] - 1;
+				const char *me = memchr(ml, '\n', (size_t)(end - ml));
+				struct meta m;
+				if (parse_meta(ml, (size_t)(me - ml), &m))   /* it did before */
+					set_meta(cur, &m);
+			}
 		}
 		if (total == lim.max_calls) {
 			rc = rerr(&rd, "more than %zu calls (expected at most that many: a "
 				  "longer trace is to be sampled)", lim.max_calls);
 			goto out;
 		}
-		if (room((void **)&cur->call, &ccap, cur->n, sizeof *cur->call, 1024) < 0)
+		if (room((void **)&s->calls, &ccap, total, sizeof *s->calls, 1024) < 0)
 			goto oom;
-		cur->call[cur->n++] = c;
-		total++;
+		s->calls[total++] = c;
+		cur->n++;
 	}
 	if (total == 0 && !lim.allow_empty) {
 		rc = rerr(&rd, "no calls (expected at least one line of " FIELDS ")");
 		goto out;
 	}
-	/* A "# thread" line for a thread with no calls describes nothing. */
-	for (size_t i = 0; i < nmeta; i++)
-		for (size_t j = 0; j < s->nthreads; j++)
-			if (s->thread[j].index == meta[i].thread) {
-				struct seq_thread *th = &s->thread[j];
-				th->has_meta = 1;
-				th->pid = meta[i].pid;
-				th->tid = meta[i].tid;
-				th->first_ns = meta[i].first_ns;
-				th->calls = meta[i].calls;
-				th->every = meta[i].every;
-			}
+	for (size_t i = 0, at = 0; i < s->nthreads; at += s->thread[i++].n)
+		s->thread[i].call = s->calls + at;
 	goto out;
 oom:
 	rc = errmsg(err, errlen, "out of memory reading '%s'", name);
 out:
-	free(seen);
-	free(meta);
+	free(place);
+	free(meta_at);
 	if (rc < 0)
 		seq_free(s);
 	return rc;
@@ -301,8 +327,7 @@ int seq_read(const char *path, struct seq_limits lim, struct seq_file *s, char *
 
 void seq_free(struct seq_file *s)
 {
-	for (size_t i = 0; i < s->nthreads; i++)
-		free(s->thread[i].call);
+	free(s->calls);
 	free(s->thread);
 	memset(s, 0, sizeof *s);
 }

@@ -45,7 +45,8 @@
 #define SEQ_MAX_CALLS ((size_t)1 << 24)
 #define SEQ_MAX_FILE ((size_t)512 << 20)
 /* Thread indices: a trace numbers the threads it saw, and `ucopy trace`
- * keeps at most this many (a byte each while reading). */
+ * keeps at most this many (12 bytes each while reading, of memory only a
+ * number in use touches). */
 #define SEQ_MAX_THREADS ((unsigned)1 << 20)
 
 /* One recorded call, and a thread's calls in order. */
@@ -57,14 +58,16 @@ struct seq_call {
 
 struct seq_thread {
 	unsigned index;          /* THREAD, as the file numbers it */
-	struct seq_call *call;
-	size_t n;
-	/* From a comment "# thread T pid P tid X first_ns N calls C every K"
-	 * (`ucopy trace` writes one per thread; has_meta 0 without it):
+	/* From a comment "# thread T pid P tid X first_ns N calls C every K",
+	 * one space between fields, K > 0 (`ucopy trace` writes one per
+	 * thread; has_meta 0 without it, and any other comment is free):
 	 * which process and thread T was, when it first copied, how many
-	 * calls it made, and that every K-th was recorded (K > 1: sampled). */
+	 * calls it made, and that every K-th was recorded (K > 1: sampled).
+	 * has_meta beside index: 64 bytes a thread, not 72. */
 	int has_meta;
 	uint64_t pid, tid, first_ns, calls, every;
+	struct seq_call *call;   /* its n calls, a slice of seq_file's calls */
+	size_t n;
 };
 
 /* A sequence file as written: its threads in file order, and what its
@@ -73,6 +76,8 @@ struct seq_thread {
 struct seq_file {
 	struct seq_thread *thread;
 	size_t nthreads;
+	struct seq_call *calls;   /* every call in file order: each thread's call
+				   * is its slice (seq_free() frees it) */
 	uint64_t lost_calls, lost_threads;
 };
 
