@@ -60,6 +60,18 @@ static void test_formats(void)
 	      d.format == DIST_LLVM && d.n == 3 && fabs(prob(&d, 2) - 1.0 / 3) < 1e-12,
 	      "llvm with comments: %s", err);
 	dist_free(&d);
+	/* A comment before the sizes is no size line; in the other formats,
+	 * whose lines have no place, a blank line before the first is none. */
+	CHECK(parse("# from fleetbench\n8:1\n0:1\n", &d, err, sizeof err) == 0 &&
+	      d.format == DIST_FLEETBENCH && d.n == 1 && d.size[0] == 8,
+	      "fleetbench after a comment: %s", err);
+	dist_free(&d);
+	CHECK(parse("\n64 1\n", &d, err, sizeof err) == 0 && d.format == DIST_PLAIN &&
+	      d.n == 1 && d.size[0] == 64, "plain after a blank line: %s", err);
+	dist_free(&d);
+	CHECK(parse("\n0.5,0.5\n", &d, err, sizeof err) == 0 && d.format == DIST_LLVM &&
+	      d.n == 2, "llvm after a blank line: %s", err);
+	dist_free(&d);
 
 	/* Weights at the ends of double: sums that would overflow are scaled,
 	 * subnormals are weights (strtod says ERANGE for them). */
@@ -155,6 +167,12 @@ static void test_errors(void)
 	reject("8:1\n0:1\n1:0,64:0\n", "bad.csv:3: every alignment has probability 0");
 	reject("8:1\n0:1\n64:1\nmore\n", "bad.csv:4: unexpected line");
 	reject("8:1\n\n64:1\n", "bad.csv:2: empty overlap line");
+	/* A fleetbench file's lines are told by their place: an empty size line
+	 * is refused as an empty overlap line is, not skipped to make the
+	 * overlap line "0:1" the sizes. */
+	reject("\n0:1\n1:0.5,8:0.5\n", "bad.csv:1: empty size line (expected SIZE:PROBABILITY pairs)");
+	reject(" \t\r\n8:1\n0:1\n", "bad.csv:1: empty size line");
+	reject("# from fleetbench\n\n8:1\n0:1\n", "bad.csv:2: empty size line");
 	/* Cut short: in the middle of the sizes, before the alignment line, in
 	 * the middle of the last line. */
 	reject("0:0.1,8:0.3,16:0.", "bad.csv:1: truncated");

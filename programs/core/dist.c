@@ -452,6 +452,7 @@ int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
 	/* The format is told by the first line that says something. */
 	struct span l, t;
 	int ended = 0, rc;
+	unsigned blank = 0;   /* the first blank line before it, if any */
 	for (;;) {
 		if (next_line(&ps, &l, &ended) < 0) {
 			if (errlen)
@@ -467,11 +468,22 @@ int dist_parse(const char *name, const char *buf, size_t len, struct dist *d,
 		t = trim(t);
 		if (t.len)
 			break;
+		if (!hash && !blank)
+			blank = ps.line;
 	}
 	/* The line as told, its comment gone: "1:0.5,8:0.5 # c" is sizes. */
 	if (memchr(t.s, ':', t.len)) {
 		d->format = DIST_FLEETBENCH;
-		rc = parse_fleetbench(&ps, t, ended, d);
+		/* Its lines are told by their place (sizes, overlap,
+		 * alignment): a blank line before the sizes is an empty size
+		 * line, refused as an empty overlap line is.  Skipped, it made
+		 * the overlap line "0:1" the sizes: one size, of 0 bytes. */
+		if (blank) {
+			ps.line = blank;
+			rc = perr(&ps, "empty size line (expected SIZE:PROBABILITY pairs)");
+		} else {
+			rc = parse_fleetbench(&ps, t, ended, d);
+		}
 	} else if (memchr(t.s, ',', t.len)) {
 		d->format = DIST_LLVM;
 		rc = parse_llvm(&ps, t, ended);
