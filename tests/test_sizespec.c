@@ -6,6 +6,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void expect(const char *spec, const size_t *want, size_t n)
 {
@@ -95,10 +98,41 @@ static void test_errors(void)
 	check_group("sizespec errors");
 }
 
+/* err is the parser's to write on failure only: a list that parses does not
+ * read it (bench passed an uninitialised buffer, and the parser ran strlen
+ * over it).  Here err holds no NUL and ends where an inaccessible page
+ * begins, so that reading it faults: in a child, which says so. */
+static void test_err_unread(void)
+{
+	static const char *const good[] = { "64", "1-8:x2", "0,4095", "1K-2K:+1K" };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = check_map(2 * page, PROT_READ | PROT_WRITE);
+	CHECK(mprotect(m + page, page, PROT_NONE) == 0, "mprotect");
+	char *err = m + page - 64;
+	memset(err, 'x', 64);
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			struct sizes s;
+			int rc = sizespec_parse(good[i], "offset", 0, 4095, &s, err, 64);
+			_exit(rc == 0 && err[0] == 'x' && err[63] == 'x' ? 0 : 1);
+		}
+		int st = 0;
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid, "fork");
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "'%s': %s", good[i],
+		      WIFSIGNALED(st) ? "killed by a signal: err was read past its end"
+				      : "refused, or err written");
+	}
+	munmap(m, 2 * page);
+	check_group("sizespec: err not read when the list parses");
+}
+
 int main(void)
 {
 	test_one_size();
 	test_lists();
 	test_errors();
+	test_err_unread();
 	return check_exit();
 }

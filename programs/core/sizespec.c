@@ -26,9 +26,12 @@ static int size_span(const char *s, size_t len, size_t *out, size_t max, char *e
 	int rc = ucopy_size_parse(tok, out, err, errlen);
 	if (tok != small)
 		free(tok);
-	size_t at = err ? strlen(err) : 0;
-	if (rc < 0 && max && at >= 13 && !strcmp(err + at - 13, " is too large"))
-		snprintf(err + at, errlen - at, " (at most %zu)", max);
+	/* err holds a message only on failure: on success it may be unwritten. */
+	if (rc < 0 && max && err && errlen) {
+		size_t at = strlen(err);
+		if (at >= 13 && !strcmp(err + at - 13, " is too large"))
+			snprintf(err + at, errlen - at, " (at most %zu)", max);
+	}
 	return rc;
 }
 
