@@ -28,6 +28,9 @@
  *                  When unset or empty, the profile at the default path
  *                  is used if a file is there (ucopy_profile_default_path(),
  *                  which reads XDG_CACHE_HOME and HOME).
+ * In a program that runs with more privilege than its user (setuid, setgid,
+ * file capabilities) none of them is read, nor HOME and XDG_CACHE_HOME: the
+ * library reads its environment with secure_getenv().
  */
 #ifndef UCOPY_H
 #define UCOPY_H

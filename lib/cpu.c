@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "env.h"
 
 static struct ucopy_cpu cpus[4];
 static struct ucopy_once cpu_once = UCOPY_ONCE(cpus);
@@ -107,7 +108,7 @@ void ucopy_cpu_caches_fallback(struct ucopy_cpu *c)
 /* UCOPY_FEATURES: removals from what was detected, never additions. */
 static void apply_mask(struct ucopy_cpu *c)
 {
-	const char *env = getenv("UCOPY_FEATURES");
+	const char *env = ucopy_getenv("UCOPY_FEATURES");
 	char err[128];
 	uint64_t set;
 	c->detected = c->features;

@@ -10,6 +10,7 @@
  * bodies, in which kernels that cannot recover from a fault are replaced.
  */
 #include "arch.h"
+#include "env.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -200,7 +201,7 @@ static int load_profile(struct resolution *r)
 static void resolve(struct resolution *r)
 {
 	char err[256] = "";
-	const char *env = getenv("UCOPY_POLICY");
+	const char *env = ucopy_getenv("UCOPY_POLICY");
 	if (env && !*env)
 		env = NULL;   /* set but empty: as if unset, as shells make it */
 

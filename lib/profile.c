@@ -19,6 +19,7 @@
  */
 #include "internal.h"
 #include "profile_keys.h"
+#include "env.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,8 +39,8 @@
 
 int ucopy_profile_default_path(char *buf, size_t len)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	const char *xdg = ucopy_getenv("XDG_CACHE_HOME");
+	const char *home = ucopy_getenv("HOME");
 	int n;
 
 	if (!buf || !len)
@@ -62,7 +63,7 @@ int ucopy_profile_default_path(char *buf, size_t len)
 
 int ucopy_profile_find(char *buf, size_t len)
 {
-	const char *env = getenv("UCOPY_PROFILE");
+	const char *env = ucopy_getenv("UCOPY_PROFILE");
 
 	if (!buf || !len)
 		return 0;
