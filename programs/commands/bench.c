@@ -151,6 +151,7 @@ struct row {
 	size_t rounds, batch;
 	size_t slow_rounds;       /* measure_slow_rounds() of its cell */
 	uint64_t copies;
+	uint64_t steady_passes;   /* untimed passes to its steady state */
 };
 
 static void bench_free(struct bench *b)
@@ -769,6 +770,7 @@ static int measure_all(struct bench *b)
 						w->slow_rounds = slow;
 						w->batch = r.batch;
 						w->copies = r.v[v].copies;
+						w->steady_passes = r.v[v].steady_passes;
 					}
 					for (int e = 0; e < CTR_SLOTS; e++)
 						b->ctr_reason[e] = r.v[0].ctr_reason[e];
@@ -1176,6 +1178,7 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "slow_rounds"); json_uint(&j, w->slow_rounds);
 		json_key(&j, "batch"); json_uint(&j, w->batch);
 		json_key(&j, "copies"); json_uint(&j, w->copies);
+		json_key(&j, "steady_passes"); json_uint(&j, w->steady_passes);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

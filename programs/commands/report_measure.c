@@ -704,12 +704,12 @@ static int run_workloads(struct ctx *x)
 		} else if (x->quick && wl.cell.src.region + wl.cell.dst.region > QUICK_MAX_MAP) {
 			char size[32];
 			fmt_size_iec(size, sizeof size, wl.cell.src.region + wl.cell.dst.region);
-			snprintf(w->work_what[k], 256, "%s", wl.what);
+			snprintf(w->work_what[k], sizeof w->work_what[k], "%s", wl.what);
 			reason_add(w, "%s: not run with --quick, which maps at most 256 MiB "
 				   "for a workload (this one maps %s).", name, size);
 			workload_free(&wl);
 		} else {
-			snprintf(w->work_what[k], 256, "%s", wl.what);
+			snprintf(w->work_what[k], sizeof w->work_what[k], "%s", wl.what);
 			if (run_cell(x, v, np, &wl.cell, SIZE_MAX, sum, NULL, &best) == 0) {
 				for (size_t p = 0; p < np; p++) {
 					w->ns[p * nwork + k] = sum[p].ns.median;

@@ -628,7 +628,7 @@ int dist_regime_parse(const char *s, enum dist_regime *g)
 void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n)
 {
 	if (g == REGIME_REPEATED)
-		snprintf(buf, n, "a repeated sequence of %zu copies", len);
+		snprintf(buf, n, "a repeated sequence of %zu copies, each variant at its steady state", len);
 	else
 		snprintf(buf, n, "sizes in an order no predictor learns (%zu copies)", len);
 }

@@ -194,6 +194,10 @@ struct variant_result {
 				  extra events after the built-in ones; NaN
 				  when unavailable */
 	const char *ctr_reason[CTR_SLOTS];  /* "" or why unavailable */
+	uint64_t steady_passes; /* untimed passes played to reach the steady
+				   state before the batches (0 where the
+				   cell's sequence is not one a predictor
+				   learns) */
 };
 
 struct cell_result {

@@ -150,7 +150,7 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 	w->unit = NULL;
 	w->unit_copies = 0;
 	snprintf(w->what, sizeof w->what,
-		 "sizes drawn from %.110s (%s, %zu size%s, mean %.0f bytes), %.60s, cache %s",
+		 "sizes drawn from %.110s (%s, %zu size%s, mean %.0f bytes), %.100s, cache %s",
 		 path, dist_format_name(w->dist.format), w->dist.n, w->dist.n == 1 ? "" : "s",
 		 w->dist.mean, cond, w->cache);
 	return 0;

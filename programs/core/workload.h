@@ -66,10 +66,13 @@ struct workload_opts {
 	uint64_t seed;             /* for a distribution's sequence */
 };
 
+/* A workload's description: path, distribution, regime condition, cache. */
+#define WORKLOAD_WHAT_LEN 384
+
 struct workload {
 	enum workload_kind kind;
 	char name[64];             /* "tcp-sendmsg", "dist:PATH", "sizes:SPEC" */
-	char what[256];            /* the buffers and sizes, in one line */
+	char what[WORKLOAD_WHAT_LEN];   /* the buffers and sizes, in one line */
 	const char *cache;         /* "hot", "warm", "cold", or the layout name */
 	struct copy_seq seq;
 	struct dist dist;          /* WORKLOAD_DIST only */

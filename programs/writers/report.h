@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "stats.h"
+#include "workload.h"
 
 #define REPORT_NAME 64
 
@@ -98,7 +99,7 @@ struct report_workloads {
 	char (*pol_name)[REPORT_NAME];
 	char (*pol_text)[256];
 	char (*work_name)[REPORT_NAME];
-	char (*work_what)[256];
+	char (*work_what)[WORKLOAD_WHAT_LEN];
 	double *ns;               /* median ns per copy */
 	struct stats_interval *vs_best;  /* time / the best policy's, paired */
 	size_t *best;             /* per workload: the best policy */

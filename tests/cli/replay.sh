@@ -56,7 +56,7 @@ d = json.load(open(sys.argv[1]))
 g = d["config"]["dist"]["regimes"]
 assert [(x["regime"], x["sequence"]) for x in g] == [("unlearnable", 65536), ("repeated", 1024)], g
 assert g[0]["condition"] == "sizes in an order no predictor learns (65536 copies)", g
-assert g[1]["condition"] == "a repeated sequence of 1024 copies", g
+assert g[1]["condition"] == "a repeated sequence of 1024 copies, each variant at its steady state", g
 assert d["config"]["replay"] is None
 r = d["results"]
 assert [(x["regime"], x["sequence"]) for x in r] == [("unlearnable", 65536), ("repeated", 1024)], r
@@ -69,7 +69,7 @@ assert [(x["regime"], x["sequence"]) for x in d["results"]] == [("unlearnable", 
 ' "$out"
 run bench --kernels word --dist "$dir/d.txt" --regime repeated --seconds 0.05
 expect "bench --regime repeated: the table says which" sh -c "[ $rc -eq 0 ] &&
-	grep -q '^# regime repeated: a repeated sequence of 8192 copies\$' '$out' &&
+	grep -q '^# regime repeated: a repeated sequence of 8192 copies, each variant at its steady state\$' '$out' &&
 	grep -Eq '^word +d.txt repeated ' '$out' && ! grep -q unlearnable '$out'"
 
 # Refusals: one line, exit 2, and for a bad file its name and line.
@@ -127,7 +127,7 @@ expect "compare --regime repeated: named, with its length" python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 assert c["regime"] == "repeated", c
-assert ", a repeated sequence of 8192 copies, cache hot" in c["workload_description"], c
+assert ", a repeated sequence of 8192 copies, each variant at its steady state, cache hot" in c["workload_description"], c
 ' "$out"
 run compare word word --dist "$dir/d.txt" --runs 20 -q --json
 expect "compare --dist: unlearnable unless asked" python3 -c '

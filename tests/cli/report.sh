@@ -162,7 +162,7 @@ check(rows("t-dists-repeated") == [r["name"] for r in dr["rows"]] and
       [r["name"] for r in dr["rows"]] == [r["name"] for r in du["rows"]] and du["rows"],
       "repeated-regime rows %s" % rows("t-dists-repeated"))
 conds = {"unlearnable": "sizes in an order no predictor learns (65536 copies)",
-         "repeated": "a repeated sequence of 8192 copies"}
+         "repeated": "a repeated sequence of 8192 copies, each variant at its steady state"}
 for name, a in (("distributions", du), ("distributions_repeated", dr)):
     check(conds.get(a["regime"]) == a["condition"] and str(a["sequence"]) in a["condition"],
           "%s: regime %r, condition %r" % (name, a["regime"], a["condition"]))
@@ -172,7 +172,7 @@ check(data["classes"]["regime"] == "unlearnable" and
       data["classes"]["condition"].startswith("sizes in an order no predictor learns"),
       "classes: %r" % data["classes"]["condition"])
 against = [f for f in data["findings"] if f.startswith("Against libc's memcpy")]
-check(against and all(" (sizes in an order no predictor learns (" in f or " (a repeated sequence of 8192 copies)" in f
+check(against and all(" (sizes in an order no predictor learns (" in f or " (a repeated sequence of 8192 copies, each variant at its steady state)" in f
                       for f in against), "every comparison with libc states its condition: %s" % against)
 check(len(data["findings"]) >= 3, "findings: %s" % data["findings"])
 check(text.count("<li>") >= len(data["findings"]), "findings listed")
