@@ -1128,21 +1128,28 @@ size_t round_order_at(size_t row, size_t x, size_t nv)
 /* In a cell whose sequence a predictor learns, before each of its timed
  * batches a variant plays the sequence untimed, a pass at a time, until it
  * is at its steady state: until STEADY_FLAT passes in a row gain less than
- * STEADY_GAIN on the fastest pass so far, or STEADY_MAX_PASSES passes.  What
- * ran before (the other variants' batches) then no longer moves its time
- * (docs/bench.md, "Steady state").
+ * STEADY_GAIN on the fastest pass so far, or STEADY_MAX_PASSES passes, or
+ * the passes took STEADY_BATCHES times the batch's own time (a sequence of
+ * large copies, whose passes are long, is not a predictor's to learn).
+ * What ran before (the other variants' batches) then no longer moves its
+ * time (docs/bench.md, "Steady state").
  * @return : the passes played. */
 #define STEADY_GAIN 0.01
 #define STEADY_FLAT 2
 #define STEADY_MAX_PASSES 32
-static size_t steady_state(struct cell_run *run, size_t i, size_t shift, size_t place)
+#define STEADY_BATCHES 4
+static size_t steady_state(struct cell_run *run, size_t i, size_t shift, size_t place,
+			   size_t k)
 {
 	const struct copy_seq *seq = run->c->seq;
-	double best = INFINITY;
+	double best = INFINITY, spent = 0, limit = STEADY_BATCHES * run->est[i] * (double)k;
 	size_t p, flat = 0;
-	for (p = 0; p < STEADY_MAX_PASSES && flat < STEADY_FLAT; p++) {
+	if (run->est[i] * (double)seq->len > limit)
+		return 0;
+	for (p = 0; p < STEADY_MAX_PASSES && flat < STEADY_FLAT && !(spent > limit); p++) {
 		double ns = timer_ns(run_batch_shifted(shift, run->slot[i], place, &run->v[i], seq,
 						       &run->ws, &run->wd, 0, seq->len));
+		spent += ns;
 		if (ns < best * (1 - STEADY_GAIN)) {
 			best = ns;
 			flat = 0;
@@ -1186,7 +1193,7 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 			 * that no placement goes with one order. */
 			size_t i = one_order ? x : round_order_at(r / run->places, x, nv);
 			if (one_order)
-				out->v[i].steady_passes += steady_state(run, i, shift, r % run->places);
+				out->v[i].steady_passes += steady_state(run, i, shift, r % run->places, k);
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
