@@ -44,9 +44,12 @@
  *
  * While recording, SIGINT, SIGTERM and SIGHUP that the program left at their
  * default write the record before the process dies by them (a server is
- * traced by stopping it).  The memcpy entries are overlap-safe, as glibc's
- * is in practice: a program that copies between overlapping buffers gets
- * memmove's result, not a corruption the C library never showed it.
+ * traced by stopping it).  sigaction, signal, bsd_signal and sigset are
+ * wrapped so that the program sees SIG_DFL there, as it would without
+ * ucopy, and a handler it installs replaces the interposer's.  The memcpy
+ * entries are overlap-safe, as glibc's is in practice: a program that copies
+ * between overlapping buffers gets memmove's result, not a corruption the C
+ * library never showed it.
  */
 #define _GNU_SOURCE
 #include "ucopy.h"
@@ -424,10 +427,9 @@ static const char *error_text(int err)
 
 /* One line, one write(2): the program's own stderr may be a pipe that other
  * processes of the trace write to. */
-static void report_failure(const char *path, int err)
+static void report_failure_text(const char *path, const char *e)
 {
 	static char msg[sizeof trace_prefix + 256];
-	const char *e = error_text(err);
 	size_t at = str_at(msg, 0, "ucopy trace: cannot write ");
 	at = str_at(msg, at, path);
 	at = str_at(msg, at, ": ");
@@ -436,6 +438,30 @@ static void report_failure(const char *path, int err)
 	msg[at++] = '\n';
 	while (write(2, msg, at) < 0 && errno == EINTR)
 		;
+}
+
+static void report_failure(const char *path, int err)
+{
+	report_failure_text(path, error_text(err));
+}
+
+/* The NAME.failed marker, made without a descriptor: a process out of
+ * them (EMFILE), or one that could not create its .tmp, still tells the
+ * merge that its record is missing for a reason stderr gave.  mkdir, not
+ * a file: it needs no descriptor, and the merge counts either by name. */
+static void mark_failed(const char *final)
+{
+	static char failed[sizeof trace_prefix + 96];
+	for (unsigned k = 0; k < 100; k++) {
+		size_t at = str_at(failed, 0, final);
+		if (k) {
+			at = str_at(failed, at, ".");
+			at = u64_at(failed, at, k);
+		}
+		str_at(failed, at, ".failed");
+		if (mkdir(failed, 0700) == 0 || errno != EEXIST)
+			return;
+	}
 }
 
 /* PREFIX.<pid>.seq, or PREFIX.<pid>.<k>.seq (k = 1, 2, ...) when that is
@@ -489,7 +515,17 @@ static void trace_write(void)
 	o.err = 0;
 	o.fd = claim_file(final, tmp);
 	if (o.fd < 0) {
-		report_failure(final, errno);
+		int e = errno;
+		/* The directory `ucopy trace` made is gone: it merged and
+		 * ended before this process did (a daemon, or a child that
+		 * outlived the program by more than trace waits). */
+		if (e == ENOENT)
+			report_failure_text(final, "the trace ended before this process did "
+					    "(its directory is gone): record not written");
+		else {
+			report_failure(final, e);
+			mark_failed(final);
+		}
 		return;
 	}
 	unsigned n = __atomic_load_n(&nthreads, __ATOMIC_ACQUIRE);
@@ -578,8 +614,10 @@ static void trace_write(void)
 	if (o.err) {
 		report_failure(final, o.err);
 		str_at(failed, str_at(failed, 0, final), ".failed");
-		if (rename(tmp, failed) != 0)
+		if (rename(tmp, failed) != 0) {
 			unlink(tmp);
+			mark_failed(final);
+		}
 	}
 }
 
@@ -618,6 +656,51 @@ static void stop_mask(sigset_t *set)
 		sigaddset(set, stop_signals[i]);
 }
 
+static int stop_index(int sig)
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		if (stop_signals[i] == sig)
+			return (int)i;
+	return -1;
+}
+
+/* The C library's sigaction: this file exports its own (below), which the
+ * interposer must not go through to install or remove its handler.  glibc's
+ * __sigaction is public and needs no lookup, so it is safe in a signal
+ * handler and before the constructor ran; elsewhere the lookup is made at
+ * the first call (the constructor makes it before any handler exists). */
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+#ifdef __GLIBC__
+extern int __sigaction(int, const struct sigaction *, struct sigaction *);
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return __sigaction(sig, act, old);
+}
+#else
+static sigaction_fn *libc_sigaction;
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigaction_fn *f = __atomic_load_n(&libc_sigaction, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+		if (!f) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&libc_sigaction, f, __ATOMIC_RELEASE);
+	}
+	return f(sig, act, old);
+}
+#endif
+
+/* While the stop handler is installed for stop_signals[i], owned[i] is set
+ * and shown[i] is the action the program inherited (SIG_DFL), which it is
+ * shown in place of the interposer's: a program that installs its handler
+ * only over SIG_DFL (Python's KeyboardInterrupt, a shell's traps) must
+ * behave as it does without ucopy. */
+static int owned[NSTOP];
+static struct sigaction shown[NSTOP];
+
 /* Only async-signal-safe calls below trace_write_once (write, open,
  * rename, mmap, nanosleep; the error text untranslated).  The signal,
  * blocked while its handler runs, is raised again with its default action:
@@ -629,7 +712,10 @@ static void on_stop_signal(int sig)
 	trace_write_once();
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
+	int i = stop_index(sig);
+	if (i >= 0)
+		__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
+	real_sigaction(sig, &dfl, NULL);
 	raise(sig);
 	errno = e;
 }
@@ -644,14 +730,135 @@ static void catch_stop_signals(void)
 	stop_mask(&sa.sa_mask);
 	for (size_t i = 0; i < NSTOP; i++) {
 		struct sigaction cur;
-		if (sigaction(stop_signals[i], NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
-		    cur.sa_handler == SIG_DFL)
-			sigaction(stop_signals[i], &sa, NULL);
+		if (real_sigaction(stop_signals[i], NULL, &cur) == 0 &&
+		    !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL) {
+			shown[i] = cur;
+			__atomic_store_n(&owned[i], 1, __ATOMIC_RELEASE);
+			if (real_sigaction(stop_signals[i], &sa, NULL) != 0)
+				__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
+		}
 	}
 }
 
+/* The program's sigaction: for a stop signal the interposer holds, a query
+ * gets the action it replaced, SIG_DFL set again keeps the record written
+ * on the way out (it is what SIG_DFL means under trace), and anything else
+ * takes the signal over, the interposer letting it go. */
+EXPORT int sigaction(int sig, const struct sigaction *restrict act,
+		     struct sigaction *restrict old)
+{
+	int i = stop_index(sig);
+	if (i < 0 || !__atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
+		return real_sigaction(sig, act, old);
+	struct sigaction prev = shown[i];
+	if (act && !(act->sa_flags & SA_SIGINFO) && act->sa_handler == SIG_DFL)
+		shown[i] = *act;
+	else if (act) {
+		__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
+		if (real_sigaction(sig, act, NULL) != 0) {
+			int e = errno;
+			__atomic_store_n(&owned[i], 1, __ATOMIC_RELEASE);
+			errno = e;
+			return -1;
+		}
+	}
+	if (old)
+		*old = prev;
+	return 0;
+}
+
+typedef void (*handler_t)(int);
+typedef handler_t handler_fn(int, handler_t);
+
+static handler_fn *libc_fn(handler_fn **cache, const char *name)
+{
+	handler_fn *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = (handler_fn *)dlsym(RTLD_NEXT, name);
+		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+/* signal() with the C library's BSD semantics (SA_RESTART, the signal held
+ * while its handler runs), for a stop signal the interposer holds; the C
+ * library's own otherwise (it calls its internal sigaction, not ours). */
+static handler_t take_over(int sig, handler_t h)
+{
+	struct sigaction sa = { .sa_handler = h, .sa_flags = SA_RESTART }, old;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, sig);
+	return sigaction(sig, &sa, &old) == 0 ? old.sa_handler : SIG_ERR;
+}
+
+static handler_fn *libc_signal, *libc_bsd_signal, *libc_sigset;
+
+EXPORT handler_t signal(int sig, handler_t h)
+{
+	int i = stop_index(sig);
+	if (i >= 0 && __atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
+		return take_over(sig, h);
+	handler_fn *f = libc_fn(&libc_signal, "signal");
+	if (!f) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	return f(sig, h);
+}
+
+/* Declared by <signal.h> only for the older X/Open levels. */
+handler_t bsd_signal(int sig, handler_t h);
+EXPORT handler_t bsd_signal(int sig, handler_t h)
+{
+	int i = stop_index(sig);
+	if (i >= 0 && __atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
+		return take_over(sig, h);
+	handler_fn *f = libc_fn(&libc_bsd_signal, "bsd_signal");
+	if (!f) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	return f(sig, h);
+}
+
+/* System V's sigset also unblocks the signal, or (SIG_HOLD) blocks it: the
+ * C library does that, over the interposer's handler given up first (a
+ * SIG_DFL set so ends the record-then-die); what it returns as the old
+ * disposition is the program's view. */
+EXPORT handler_t sigset(int sig, handler_t h)
+{
+	handler_fn *f = libc_fn(&libc_sigset, "sigset");
+	if (!f) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	int i = stop_index(sig);
+	handler_t view = i >= 0 ? shown[i].sa_handler : SIG_DFL;
+	if (i >= 0 && h != SIG_HOLD)
+		__atomic_store_n(&owned[i], 0, __ATOMIC_RELEASE);
+	handler_t r = f(sig, h);
+	return r == on_stop_signal ? view : r;
+}
+
 /* A forked child starts with no records: the parent's are the parent's to
- * write.  Only the forking thread lives on in the child. */
+ * write.  Only the forking thread lives on in the child.  The stop signals
+ * are held from before the fork until the records are reset: one that
+ * landed in the child before would have its handler write the parent's
+ * records under the child's pid, or walk arenas being unmapped. */
+static TLS sigset_t fork_mask;
+
+static void fork_prepare(void)
+{
+	sigset_t stop;
+	stop_mask(&stop);
+	pthread_sigmask(SIG_BLOCK, &stop, &fork_mask);
+}
+
+static void fork_parent(void)
+{
+	pthread_sigmask(SIG_SETMASK, &fork_mask, NULL);
+}
+
 static void trace_after_fork(void)
 {
 	for (struct thread_rec *t = threads; t; t = t->next)
@@ -669,6 +876,7 @@ static void trace_after_fork(void)
 	lost_calls = 0;
 	lost_threads = 0;
 	rec_state = REC_NONE;
+	pthread_sigmask(SIG_SETMASK, &fork_mask, NULL);
 }
 
 /*=====   Setup   =====*/
@@ -753,7 +961,7 @@ __attribute__((constructor)) static void preload_init(void)
 	if (__atomic_load_n(&trace_state, __ATOMIC_ACQUIRE) == TRACE_UNKNOWN)
 		trace_init();
 	if (trace_state == TRACE_ON) {
-		pthread_atfork(NULL, NULL, trace_after_fork);
+		pthread_atfork(fork_prepare, fork_parent, trace_after_fork);
 		catch_stop_signals();
 	}
 	depth--;

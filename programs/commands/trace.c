@@ -6,9 +6,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ucopy.h"
@@ -38,7 +42,9 @@ void help_trace(FILE *f)
 	      "            numbered in order of first copy, each one's calls together\n"
 	      "  FILE.csv  the size distribution in fleetbench's format (bench --dist)\n"
 	      "  FILE.llvm.csv  the same in LLVM libc's format (a probability per size\n"
-	      "            from 0; sizes over 64 KiB left out), which --dist reads too\n"
+	      "            from 0; sizes over 4 KiB left out, as LLVM's benchmark takes\n"
+	      "            no more; not written when every copy is over 4 KiB), which\n"
+	      "            --dist reads too\n"
 	      "FILE is " DEFAULT_OUT " (in the current directory) unless -o says.\n\n"
 	      "options:\n"
 	      "  -o FILE    the output prefix\n"
@@ -60,8 +66,12 @@ void help_trace(FILE *f)
 	      "are.  Children write their own records, which are merged.  A program\n"
 	      "stopped by SIGINT, SIGTERM or SIGHUP (Ctrl-C, or the signal sent to\n"
 	      "ucopy, which passes it on) writes its record first, where it left\n"
-	      "that signal at its default.  A static or setuid CMD ignores\n"
-	      "LD_PRELOAD: trace says so and records nothing.\n\n"
+	      "that signal at its default (sigaction and signal still show CMD\n"
+	      "SIG_DFL, and a handler it installs replaces the interposer's).\n"
+	      "When CMD ends, trace waits for records its other processes are still\n"
+	      "writing (up to 5 s without progress); a signal to ucopy then ends\n"
+	      "that wait, and is held until the files are written.  A static or\n"
+	      "setuid CMD ignores LD_PRELOAD: trace says so and records nothing.\n\n"
 	      "exit status: CMD's (128+N when killed by signal N) once the files are\n"
 	      "written, or when the interposer never loaded (1 if CMD ended well);\n"
 	      "1 the files could not be written, or no copy was recorded; 2 bad input\n"
@@ -273,10 +283,13 @@ static void write_arg(FILE *f, const char *a)
 }
 
 /* The LLVM libc form holds one probability per size from 0 to the largest,
- * so sizes past LLVM_MAX_SIZE are left out of it rather than making a file
- * of 64 Mi numbers; both forms leave out sizes past DIST_MAX_SIZE, which
- * --dist refuses. */
-#define LLVM_MAX_SIZE ((uint64_t)64 << 10)
+ * so sizes past LLVM_MAX_SIZE are left out of it.  LLVM libc's benchmark
+ * (LibcMemoryBenchmark.cpp, getOffsetDistribution) aborts with "BufferSize
+ * too small" when the probabilities outnumber its buffer, (L1D - 5 KiB) / 2
+ * bytes: 13,824 on a 32 KiB L1D, 5,632 on a 16 KiB one.  4 KiB is about
+ * what LLVM's own distribution files span.  Both forms leave
+ * out sizes past DIST_MAX_SIZE, which --dist refuses. */
+#define LLVM_MAX_SIZE ((uint64_t)4 << 10)
 
 /* The records each distribution holds: *csv copies of DIST_MAX_SIZE bytes
  * or less, *llvm of LLVM_MAX_SIZE or less. */
@@ -313,9 +326,23 @@ static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t np
 	if (csv == 0)
 		fprintf(f, "# distributions: none (every recorded copy is over %zu MiB)\n",
 			DIST_MAX_SIZE >> 20);
+	else if (llvm == 0 && csv == recorded)
+		fprintf(f, "# distributions: .csv holds all %llu recorded copies, no .llvm.csv "
+			"(every copy is over %llu KiB)\n", (unsigned long long)recorded,
+			(unsigned long long)(LLVM_MAX_SIZE >> 10));
+	else if (llvm == 0)
+		fprintf(f, "# distributions: .csv holds %zu of the %llu recorded copies (%llu over "
+			"%zu MiB left out), no .llvm.csv (every copy is over %llu KiB)\n", csv,
+			(unsigned long long)recorded, (unsigned long long)(recorded - csv),
+			DIST_MAX_SIZE >> 20, (unsigned long long)(LLVM_MAX_SIZE >> 10));
 	else if (llvm == recorded)
 		fprintf(f, "# distributions: .csv and .llvm.csv hold all %llu recorded copies\n",
 			(unsigned long long)recorded);
+	else if (csv == recorded)
+		fprintf(f, "# distributions: .csv holds all %llu recorded copies, .llvm.csv %zu "
+			"(%llu over %llu KiB left out)\n", (unsigned long long)recorded, llvm,
+			(unsigned long long)(recorded - llvm),
+			(unsigned long long)(LLVM_MAX_SIZE >> 10));
 	else
 		fprintf(f, "# distributions: .csv holds %zu of the %llu recorded copies (%llu over "
 			"%zu MiB left out), .llvm.csv %zu (%llu over %llu KiB left out)\n", csv,
@@ -352,14 +379,12 @@ static void write_seq(FILE *f, struct tref *t, size_t nt, char **argv, size_t np
 }
 
 /* The LLVM libc form of the first n of the sorted sizes (those up to
- * LLVM_MAX_SIZE): one line of probabilities, the i-th for size i, and
- * nothing else: LLVM libc's benchmark #includes the file between the
+ * LLVM_MAX_SIZE, n > 0): one line of probabilities, the i-th for size i,
+ * and nothing else: LLVM libc's benchmark #includes the file between the
  * braces of a double[] initializer, where a '#' line is a preprocessor
- * directive.  With no size to write it stays empty. */
+ * directive. */
 static void write_llvm(FILE *f, const uint64_t *sz, size_t n)
 {
-	if (!n)
-		return;
 	/* Size 0 alone would be "1", no list at all: --dist takes a line
 	 * without a comma for 'SIZE WEIGHT'.  Size 1's probability 0 keeps it
 	 * one. */
@@ -386,14 +411,18 @@ static size_t count_over(const struct tref *t, size_t nt)
 
 /* @return : 0, -1 when out of memory, 1 when no copy fits a distribution
  * (nothing written).  Writes the fleetbench form to f and the LLVM one to
- * llvm (write errors are the caller's, at outfile_commit()).
+ * llvm, or sets *no_llvm when no copy fits the LLVM form: an empty file
+ * would be an empty initializer to LLVM's benchmark (write errors are the
+ * caller's, at outfile_commit()).
  * The fleetbench form: sizes with their probabilities, the overlap line,
  * the alignment line (P(a pointer's alignment is exactly 2^i), from both
  * pointers of every call; offset 0 in a cache line counts as 64), and no
  * other line: fleetbench reads three.  What either form leaves out is said
  * on stderr (and in the .seq's header, by write_seq()). */
-static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t total)
+static int write_csv(FILE *f, FILE *llvm, int *no_llvm, struct tref *t, size_t nt,
+		     uint64_t total)
 {
+	*no_llvm = 0;
 	uint64_t *sz = malloc((total ? total : 1) * sizeof *sz);
 	if (!sz)
 		return -1;
@@ -426,9 +455,7 @@ static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t to
 			".llvm.csv distributions (the most a distribution names)\n", over,
 			over == 1 ? "y" : "ies", DIST_MAX_SIZE >> 20);
 	if (!n)
-		fprintf(stderr, "ucopy trace: every copy is over %llu KiB: the .llvm.csv "
-			"distribution (one probability per size from 0) is empty\n",
-			(unsigned long long)(LLVM_MAX_SIZE >> 10));
+		*no_llvm = 1;   /* said by the caller, which knows the file's name */
 	else if (n < k)
 		fprintf(stderr, "ucopy trace: %zu more cop%s over %llu KiB left out of the "
 			".llvm.csv distribution (one probability per size from 0)\n", k - n,
@@ -445,7 +472,8 @@ static int write_csv(FILE *f, FILE *llvm, struct tref *t, size_t nt, uint64_t to
 	for (int i = 0; i < 7; i++)
 		fprintf(f, "%s%d:%.9g", i ? "," : "", 1 << i, align[i] / (2.0 * (double)k));
 	fprintf(f, "\n");
-	write_llvm(llvm, sz, n);
+	if (n)
+		write_llvm(llvm, sz, n);
 	free(sz);
 	return 0;
 }
@@ -470,20 +498,146 @@ static uint64_t fit_calls(struct tref *t, size_t nt, uint64_t total)
 	return total;
 }
 
-/* Removes dir and the records in it. */
+static int is_tmp(const char *name)
+{
+	size_t len = strlen(name);
+	return len > 4 && !strcmp(name + len - 4, ".tmp");
+}
+
+/* Removes dir and the records in it (a .failed marker may be a directory:
+ * preload/preload.c, mark_failed), but not a record still being written
+ * (NAME.tmp): the process writing it would fail with "No such file or
+ * directory".  Then dir stays, and is named. */
 static void remove_parts(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[8192];
+	char path[8192], left[256] = "";
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.') {
+			if (is_tmp(e->d_name)) {
+				snprintf(left, sizeof left, "%s", e->d_name);
+				continue;
+			}
 			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
+			if (unlink(path) != 0 && (errno == EISDIR || errno == EPERM))
+				rmdir(path);
 		}
 	if (d)
 		closedir(d);
-	rmdir(dir);
+	if (rmdir(dir) != 0 && (errno == ENOTEMPTY || errno == EEXIST))
+		fprintf(stderr, "ucopy trace: %s is left: a process is still writing its record "
+			"there, or was killed writing it%s%s%s\n", dir, *left ? " (" : "", left,
+			*left ? ")" : "");
+}
+
+/* A stopping signal to ucopy after the program ended: the merge and the
+ * output files are finished first (ucopy dying halfway would leave the
+ * records unmerged and nothing written), and ucopy then exits as the
+ * program did. */
+static volatile sig_atomic_t deferred;
+
+static void defer_signal(int sig)
+{
+	static const char msg[] = "ucopy trace: signal received: the records are merged and "
+				  "the files written first\n";
+	if (!deferred) {
+		ssize_t w = write(2, msg, sizeof msg - 1);
+		(void)w;
+	}
+	deferred = sig;
+}
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof stop_sigs / sizeof stop_sigs[0])
+
+/* An ignored signal (nohup) stays ignored. */
+static void defer_stop_signals(struct sigaction old[NSTOP])
+{
+	struct sigaction sa = { .sa_handler = defer_signal, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&sa.sa_mask, stop_sigs[i]);
+	for (size_t i = 0; i < NSTOP; i++)
+		if (sigaction(stop_sigs[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+			sigaction(stop_sigs[i], &sa, NULL);
+}
+
+static void restore_stop_signals(const struct sigaction old[NSTOP])
+{
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_sigs[i], &old[i], NULL);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The records being written in dir (NAME.tmp), and their bytes. */
+static size_t writing(const char *dir, long long *bytes)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[8192];
+	size_t n = 0;
+	*bytes = 0;
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && is_tmp(e->d_name)) {
+			struct stat st;
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			n++;
+			if (stat(path, &st) == 0)
+				*bytes += (long long)st.st_size;
+		}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* ucopy waits for its own child only: the processes that child forked may
+ * still be writing their records when it ends (^C reaches them all, and a
+ * large record takes a while), and a merge then would leave them out.  So
+ * the merge waits while a record is being written and growing, up to
+ * WRITERS_STALL_S without growth (a writer killed halfway) or
+ * WRITERS_MAX_S in all (processes that keep ending).  After a stop (the
+ * program killed by a signal, or exiting 129 or more as a shell does), the
+ * other processes got the signal as well: they are given WRITERS_GRACE_S
+ * to begin.  A second signal to ucopy ends the wait. */
+#define WRITERS_GRACE_S 0.2
+#define WRITERS_STALL_S 5.0
+#define WRITERS_MAX_S 60.0
+
+static void wait_for_writers(const char *dir, int stopped)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	double t0 = mono_now(), changed = t0;
+	long long last = -1;
+	size_t lastn = 0;
+	for (;;) {
+		long long bytes;
+		size_t n = writing(dir, &bytes);
+		double t = mono_now();
+		if (!n && (!stopped || t - t0 >= WRITERS_GRACE_S))
+			return;
+		if (n != lastn || bytes != last) {
+			changed = t;
+			lastn = n;
+			last = bytes;
+		}
+		if (deferred)
+			return;
+		if (n && (t - changed >= WRITERS_STALL_S || t - t0 >= WRITERS_MAX_S)) {
+			fprintf(stderr, "ucopy trace: %zu record%s still being written after %.0f s "
+				"(%s): merging without %s\n", n, n == 1 ? "" : "s", t - t0,
+				t - changed >= WRITERS_STALL_S ? "not growing" : "the longest wait",
+				n == 1 ? "it" : "them");
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
 }
 
 /* The three files trace writes, opened before the program runs. */
@@ -602,7 +756,8 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 				"holds (%zu): every thread's records halved to %llu\n",
 				(unsigned long long)before, SEQ_MAX_CALLS, (unsigned long long)total);
 		write_seq(out[OUT_SEQ].f, t, nt, argv, nfiles, cap, lost_calls, lost_threads);
-		if ((wrc = write_csv(out[OUT_CSV].f, out[OUT_LLVM].f, t, nt, total)) < 0) {
+		int no_llvm = 0;
+		if ((wrc = write_csv(out[OUT_CSV].f, out[OUT_LLVM].f, &no_llvm, t, nt, total)) < 0) {
 			cli_error("out of memory");
 			rc = EXIT_FAIL;
 			keep = 1;
@@ -610,10 +765,10 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 			/* Every output is on disk before any replaces its old
 			 * file: a full disk leaves all of them as they were.
 			 * (The .seq alone when no copy fits a distribution.) */
-			if (wrc) {
+			if (wrc)
 				outfile_abandon(&out[OUT_CSV]);
+			if (wrc || no_llvm)
 				outfile_abandon(&out[OUT_LLVM]);
-			}
 			if (rc == EXIT_OK)
 				rc = outfile_commit_all((struct outfile *const[]){
 					&out[OUT_SEQ], &out[OUT_CSV], &out[OUT_LLVM] }, NOUT);
@@ -628,11 +783,16 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 				fprintf(stderr, "ucopy trace: no %s: every copy is over %zu MiB, more "
 					"than a distribution may name\n", out[OUT_CSV].name,
 					DIST_MAX_SIZE >> 20);
+			else if (no_llvm)
+				fprintf(stderr, "ucopy trace: no %s: every copy is over %llu KiB, the "
+					"largest size it holds (one probability per size from 0)\n",
+					out[OUT_LLVM].name, (unsigned long long)(LLVM_MAX_SIZE >> 10));
+			int llvm = !wrc && !no_llvm;
 			fprintf(stderr, "ucopy trace: %llu copies in %zu thread%s of %zu process%s: "
 				"%s%s%s%s%s\n", (unsigned long long)total, nt, nt == 1 ? "" : "s",
 				nfiles, nfiles == 1 ? "" : "es", out[OUT_SEQ].name,
-				wrc ? "" : ", ", wrc ? "" : out[OUT_CSV].name, wrc ? "" : ", ",
-				wrc ? "" : out[OUT_LLVM].name);
+				wrc ? "" : ", ", wrc ? "" : out[OUT_CSV].name, llvm ? ", " : "",
+				llvm ? out[OUT_LLVM].name : "");
 			size_t over = count_over(t, nt);
 			if (over)
 				fprintf(stderr, "ucopy trace: %zu cop%s over %zu MiB, more than a "
@@ -736,10 +896,15 @@ int cmd_trace(int argc, char **argv)
 	struct child_opts o = { .preload = so, .trace_out = prefix,
 				.trace_cap = cap ? cap : DEFAULT_CAP, .forward_signals = 1 };
 	struct child_result r;
+	/* Caught from here to the end (child_run passes them on while the
+	 * program runs, and puts these handlers back after). */
+	struct sigaction old_stop[NSTOP];
+	defer_stop_signals(old_stop);
 	if (child_run(argv + dd + 1, &o, &r, err, sizeof err) < 0) {
 		cli_error("%s", err);
 		rmdir(abs);   /* empty: the program never ran */
 		abandon_outputs(files);
+		restore_stop_signals(old_stop);
 		return EXIT_USAGE;
 	}
 	/* Nothing to merge, and the reason is not the program's: its own
@@ -749,8 +914,12 @@ int cmd_trace(int argc, char **argv)
 		cli_error("%s: no copies were recorded; nothing written", err);
 		remove_parts(abs);
 		abandon_outputs(files);
+		restore_stop_signals(old_stop);
 		return r.status ? child_exit_code(r.status) : EXIT_FAIL;
 	}
+	wait_for_writers(abs, WIFSIGNALED(r.status) ||
+				      (WIFEXITED(r.status) && WEXITSTATUS(r.status) > 128));
 	int rc = merge(abs, files, argv + dd + 1, o.trace_cap);
+	restore_stop_signals(old_stop);
 	return rc ? rc : child_exit_code(r.status);
 }

@@ -11,6 +11,8 @@ trap 'rm -rf "$tmp" "$out" "$err"' EXIT
 
 run trace -o "$tmp/t" -- "$prog"
 expect "trace: exits with the program's status" [ "$rc" -eq 0 ]
+expect "trace: the copy over 4 KiB left out of the .llvm.csv is counted on stderr" \
+	grep -qx 'ucopy trace: 1 more copy over 4 KiB left out of the .llvm.csv distribution (one probability per size from 0)' "$err"
 # tests/trace_prog.c's tables: (size, src mod 64, dst mod 64, (dst - src) mod 4096)
 cat >"$tmp/want" <<'WANT'
 0 0 0 0 0
@@ -80,9 +82,34 @@ int main(void)
 	return 0;
 }
 C
-	expect "trace: FILE.llvm.csv compiles inside a C double[] initializer: 50001 probabilities summing to 1" \
-		sh -c "'$cc' -o '$tmp/llvm' '$tmp/llvm.c' 2>'$err' && [ \"\$('$tmp/llvm')\" = '50001 1.000000' ]"
+	# Sizes 0 to 4096, as LLVM's own files: its benchmark aborts on
+	# more probabilities than (L1D - 5 KiB) / 2 (13,824 on a 32 KiB L1D;
+	# the copy of 50000 bytes made this file 50,001 long).
+	expect "trace: FILE.llvm.csv compiles inside a C double[] initializer: 4097 probabilities summing to 1" \
+		sh -c "'$cc' -o '$tmp/llvm' '$tmp/llvm.c' 2>'$err' && [ \"\$('$tmp/llvm')\" = '4097 1.000000' ]"
 	rm -f "$tmp/dist.inc" "$tmp/llvm.c" "$tmp/llvm"
+	# Every copy over 4 KiB: no .llvm.csv at all (an empty one is an
+	# empty initializer to LLVM's benchmark), and stderr says so.
+	cat >"$tmp/large.c" <<'C'
+#include <string.h>
+int main(void)
+{
+	static char a[5000], b[5000];
+	void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+	cpy(a, b, sizeof a);
+	return 0;
+}
+C
+	if "$cc" -o "$tmp/large" "$tmp/large.c" 2>"$err"; then
+		run trace -o "$tmp/large" -- "$tmp/large"
+		expect "trace: every copy over 4 KiB: no .llvm.csv, said on stderr and in the .seq" \
+			sh -c "[ $rc -eq 0 ] && [ ! -e '$tmp/large.llvm.csv' ] && grep -qx '5000:1' '$tmp/large.csv' &&
+			       grep -q \"^ucopy trace: no $tmp/large.llvm.csv: every copy is over 4 KiB\" '$err' &&
+			       grep -qx \"ucopy trace: 1 copies in 1 thread of 1 process: $tmp/large.seq, $tmp/large.csv\" '$err' &&
+			       grep -qx '# distributions: .csv holds all 1 recorded copies, no .llvm.csv (every copy is over 4 KiB)' '$tmp/large.seq' &&
+			       [ -z \"\$(ls -A '$tmp' | grep '^\\.*large.*tmp\|large.parts')\" ]"
+	fi
+	rm -f "$tmp"/large*
 else
 	echo "SKIP trace: FILE.llvm.csv inside a C initializer: no C compiler ($cc)"
 fi
@@ -94,14 +121,14 @@ expect "trace: bench --dist reads the distribution with comments too" \
 	grep -q '^# distribution .*/c.csv (fleetbench, 10 sizes, mean 5541.7 B)' "$out"
 { echo '# probabilities of sizes 0, 1, 2...'; cat "$tmp/t.llvm.csv"; echo '# end'; } >"$tmp/c.csv"
 run bench --dist "$tmp/c.csv" --kernels libc --seconds 0.1
-expect "trace: ... and the LLVM-format one" \
-	grep -q '^# distribution .*/c.csv (llvm-libc, 10 sizes, mean 5541.7 B)' "$out"
+expect "trace: ... and the LLVM-format one (the copy of 50000 bytes left out)" \
+	grep -q '^# distribution .*/c.csv (llvm-libc, 9 sizes, mean 601.9 B)' "$out"
 rm -f "$tmp/c.csv"
 expect "trace: the .seq's header says what the distributions hold" \
-	grep -qx '# distributions: .csv and .llvm.csv hold all 10 recorded copies' "$tmp/t.seq"
+	grep -qx '# distributions: .csv holds all 10 recorded copies, .llvm.csv 9 (1 over 4 KiB left out)' "$tmp/t.seq"
 run bench --dist "$tmp/t.llvm.csv" --kernels libc --seconds 0.1
-expect "trace: bench --dist reads the LLVM-format distribution, the same 10 sizes" \
-	grep -q '^# distribution .*/t.llvm.csv (llvm-libc, 10 sizes, mean 5541.7 B)' "$out"
+expect "trace: bench --dist reads the LLVM-format distribution, the same 9 sizes" \
+	grep -q '^# distribution .*/t.llvm.csv (llvm-libc, 9 sizes, mean 601.9 B)' "$out"
 run bench --replay "$tmp/t.seq" --kernels libc --seconds 0.1
 expect "trace: bench --replay replays the sequence, all 10 calls of both threads" \
 	grep -q '^# regime recorded: the recorded order of 10 calls from 2 threads' "$out"
@@ -263,7 +290,7 @@ expect "trace: ... left out of the distributions, which say nothing of it, and s
 	sh -c "[ \"\$(cat '$tmp/big.csv')\" = \"\$(printf '64:1\\n0:1\\n1:0.5,2:0,4:0,8:0,16:0,32:0,64:0.5')\" ] &&
 	       [ \$(wc -l <'$tmp/big.llvm.csv') -eq 1 ] && ! grep -q '#' '$tmp/big.llvm.csv' &&
 	       grep -q '^ucopy trace: 1 copy over 64 MiB left out of the .csv and .llvm.csv distributions' '$err' &&
-	       grep -qx '# distributions: .csv holds 1 of the 2 recorded copies (1 over 64 MiB left out), .llvm.csv 1 (1 over 64 KiB left out)' '$tmp/big.seq'"
+	       grep -qx '# distributions: .csv holds 1 of the 2 recorded copies (1 over 64 MiB left out), .llvm.csv 1 (1 over 4 KiB left out)' '$tmp/big.seq'"
 run bench --replay "$tmp/big.seq" --kernels libc --seconds 0.1
 expect "trace: ... and bench --replay does refuse it" \
 	sh -c "[ $rc -eq 2 ] && grep -q \"big.seq:.*size '67108865' is out of range\" '$err'"

@@ -85,6 +85,52 @@ else
 	echo "SKIP trace_robust: full disk: 'unshare -rm' cannot mount a small tmpfs here (ulimit -f above stands in)"
 fi
 
+# A record that cannot even be opened (here: no descriptor left) used to
+# leave no marker, and trace added "killed by another signal" to the true
+# message.  The marker is a directory now, which takes no descriptor.
+cc=${CC:-cc}
+if ! command -v "$cc" >/dev/null 2>&1; then
+	echo "SKIP trace_robust: a record that cannot be opened: no C compiler ($cc)"
+else
+	cat >"$tmp/fdhog.c" <<'C'
+#include <fcntl.h>
+#include <string.h>
+int main(void)
+{
+	static char a[100], b[100];
+	void *(*volatile cpy)(void *, const void *, size_t) = memcpy;
+	for (int i = 0; i < 10; i++)
+		cpy(a, b, 50);
+	while (open("/dev/null", O_RDONLY) >= 0)
+		;
+	return 0;
+}
+C
+	if "$cc" -O1 -o "$tmp/fdhog" "$tmp/fdhog.c" 2>"$err"; then
+		mkdir "$tmp/nofd"
+		(ulimit -n 64 && env LD_PRELOAD="$BABS/libucopy-preload.so" UCOPY_TRACE_OUT="$tmp/nofd/p" \
+			"$tmp/fdhog" >"$out" 2>"$err")
+		expect "trace_robust: no descriptor for the record: the message, and a NAME.failed marker" \
+			sh -c "grep -qx 'ucopy trace: cannot write .*/nofd/p\.[0-9]*\.seq: Too many open files' '$err' &&
+				[ -d '$tmp/nofd'/p.*.seq.failed ] && [ \$(ls '$tmp/nofd' | wc -l) -eq 1 ]"
+		(ulimit -n 64 && run trace -o "$tmp/nofdt" -- "$tmp/fdhog"; echo "$rc" >"$tmp/nofd.rc")
+		rc=$(cat "$tmp/nofd.rc")
+		expect "trace_robust: trace, a record that cannot be opened: that one message, exit 1, no guess" \
+			sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$err') -eq 1 ] &&
+				grep -q 'p\.[0-9]*\.seq: Too many open files\$' '$err' &&
+				[ -z \"\$(ls '$tmp' | grep '^nofdt')\" ]"
+	else
+		echo "SKIP trace_robust: a record that cannot be opened: $cc failed"
+	fi
+fi
+
+# A process that outlives `ucopy trace` finds its directory gone: it says
+# so, rather than "No such file or directory".
+env LD_PRELOAD="$BABS/libucopy-preload.so" UCOPY_TRACE_OUT="$tmp/gone/p" "$prog" copies 1 >"$out" 2>"$err"
+rc=$?
+expect "trace_robust: the trace's directory gone: the record not written, and why" \
+	sh -c "[ $rc -eq 0 ] && grep -qx 'ucopy trace: cannot write .*/gone/p\.[0-9]*\.seq: the trace ended before this process did (its directory is gone): record not written' '$err'"
+
 # Every process that unshare -pf starts is pid 1 in its namespace.
 if ! unshare -pf --mount-proc true 2>/dev/null; then
 	echo "SKIP trace_robust: same pid: 'unshare -pf --mount-proc' does not run here (it takes root or user namespaces)"

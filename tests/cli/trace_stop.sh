@@ -81,3 +81,88 @@ expect "trace_stop: a SIGHUP the program inherited ignored stays ignored" \
 stop kill KILL prog
 expect "trace_stop: SIGKILL: nothing written, exit 1, the reason" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no copies were recorded' '$err' && [ ! -e '$tmp/kill.seq' ]"
+
+# ready FILE...: waits (10 s at most) for the servers to write their pids.
+ready() {
+	for f in "$@"; do
+		i=0
+		while [ ! -s "$f" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	done
+}
+
+if ! env --default-signal=INT true 2>/dev/null || ! command -v setsid >/dev/null 2>&1; then
+	echo "SKIP trace_stop: ^C to a program's processes: needs env --default-signal and setsid"
+else
+	# ^C reaches every process of the program: the one ucopy started,
+	# with a small record, ends first; ucopy used to merge at once,
+	# without the record its background child was still writing, and
+	# succeed.  It now waits for records being written.
+	# (A shell's background job starts with SIGINT ignored: env gives
+	# the child its default back.)
+	setsid env --default-signal=INT "$UCOPY" trace -o "$tmp/fork" -- sh -c \
+		"env --default-signal=INT \"$prog\" 1000000 \"$tmp/fork.big\" &
+		 exec \"$prog\" 10 \"$tmp/fork.ready\"" >"$out" 2>"$err" &
+	pid=$!
+	ready "$tmp/fork.big" "$tmp/fork.ready"
+	pgid=$(cut -d' ' -f5 "/proc/$(cat "$tmp/fork.ready")/stat")
+	kill -INT "-$pgid"
+	wait "$pid"
+	rc=$?
+	expect "trace_stop: ^C to a program and its child: both records merged, exit 130" \
+		sh -c "[ $rc -eq 130 ] && [ \$(grep -c '^[01] 3001 ' '$tmp/fork.seq') -eq 1000010 ] &&
+		       grep -q '^ucopy trace: 1000010 copies in 2 threads of 2 processes' '$err' &&
+		       ! grep -q 'still writing\|cannot write' '$err' &&
+		       [ -z \"\$(ls -d '$tmp/fork'.parts.* 2>/dev/null)\" ]"
+
+	# A second signal while ucopy merges used to kill it: no output, the
+	# records left behind.  It is held until the files are written.
+	env --default-signal=INT "$UCOPY" trace -o "$tmp/twice" -- "$prog" 1000000 "$tmp/twice.ready" \
+		>"$out" 2>"$err" &
+	pid=$!
+	ready "$tmp/twice.ready"
+	server=$(cat "$tmp/twice.ready")
+	kill -INT "$server"
+	while [ -e "/proc/$server" ]; do sleep 0.01; done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	expect "trace_stop: a second SIGINT, to ucopy while it merges, waits for the files: exit 130" \
+		sh -c "[ $rc -eq 130 ] && [ \$(grep -c '^0 3001 ' '$tmp/twice.seq') -eq 1000000 ] &&
+		       [ -s '$tmp/twice.llvm.csv' ] && grep -q 'written first' '$err' &&
+		       grep -q '^ucopy trace: 1000000 copies in 1 thread of 1 process' '$err' &&
+		       [ -z \"\$(ls -d '$tmp/twice'.parts.* 2>/dev/null)\" ]"
+
+	# A record that stays NAME.tmp (its writer stopped, or still at it):
+	# ucopy waits for it to grow, and a signal to ucopy ends the wait; the
+	# directory is kept for it, and named, rather than removed under a
+	# process that would then fail to write.
+	env --default-signal=INT "$UCOPY" trace -o "$tmp/stall" -- sh -c \
+		"printf x >\"\$UCOPY_TRACE_OUT.1.seq.tmp\"; exec \"$prog\" 10 \"$tmp/stall.ready\"" \
+		>"$out" 2>"$err" &
+	pid=$!
+	ready "$tmp/stall.ready"
+	start=$(date +%s)
+	kill -TERM "$pid"
+	sleep 0.5
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	took=$(($(date +%s) - start))
+	expect "trace_stop: a record being written: waited for, until a second signal; its directory kept and named" \
+		sh -c "[ $rc -eq 143 ] && [ $took -lt 4 ] && [ \$(grep -c '^0 3001 ' '$tmp/stall.seq') -eq 10 ] &&
+		       grep -q 'p.1.seq.tmp left out' '$err' &&
+		       grep -q 'stall.parts.* is left: a process is still writing its record there, or was killed writing it (p.1.seq.tmp)' '$err' &&
+		       [ \"\$(ls '$tmp'/stall.parts.*)\" = p.1.seq.tmp ]"
+fi
+
+# ... and without a second signal the wait ends 5 s after the record last
+# grew, and says so.
+start=$(date +%s)
+"$UCOPY" trace -o "$tmp/stuck" -- sh -c \
+	"printf x >\"\$UCOPY_TRACE_OUT.1.seq.tmp\"; exec \"$B/tests/trace_prog\"" >"$out" 2>"$err"
+rc=$?
+took=$(($(date +%s) - start))
+expect "trace_stop: a record that stops growing is waited for 5 s, then left out, and said so (${took} s)" \
+	sh -c "[ $rc -eq 0 ] && [ $took -ge 4 ] && [ $took -lt 15 ] &&
+	       grep -q '^ucopy trace: 1 record still being written after 5 s (not growing): merging without it' '$err' &&
+	       grep -q 'p.1.seq.tmp left out' '$err' && [ -s '$tmp/stuck.seq' ]"
