@@ -56,6 +56,19 @@ static void install_app_handler(int flags)
 	sigaction(SIGBUS, &sa, NULL);
 }
 
+/* Installs fn as the SIGSEGV handler (SA_SIGINFO and flags, an empty
+ * sa_mask); the one it replaces in *old unless NULL. */
+static void set_handler(void (*fn)(int, siginfo_t *, void *), int flags,
+			struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, old);
+}
+
 static volatile char *bad_pointer(void)
 {
 	return (volatile char *)check_map(page, PROT_NONE);
@@ -451,12 +464,7 @@ CHECK_HANDLER static void probing_handler(int sig, siginfo_t *si, void *ctx)
 
 static void child_nodefer(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = probing_handler;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
+	set_handler(probing_handler, SA_NODEFER, NULL);
 	if (ucopy_fault_init() != 0)
 		_exit(7);
 	volatile char *bad = bad_pointer();
@@ -498,12 +506,7 @@ static void child_cycle(void)
 {
 	if (ucopy_fault_init() != 0)
 		_exit(7);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = chaining_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &app_previous);
+	set_handler(chaining_handler, 0, &app_previous);
 	/* As the header invites: ucopy's handler back on top, the
 	 * application's now the one ucopy passes to. */
 	if (ucopy_fault_init() != 0)
@@ -789,15 +792,10 @@ CHECK_HANDLER static void copy_in_handler(int sig, siginfo_t *si, void *ctx)
  * only ucopy_try_sigsafe is promised. */
 static void child_copy_in_handler(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = copy_in_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
 	readable_end = readable_page();
 	if (chained_then_ucopy_first && ucopy_fault_init() != 0)
 		_exit(7);
-	sigaction(SIGSEGV, &sa, NULL);
+	set_handler(copy_in_handler, 0, NULL);
 	if (!chained_then_ucopy_first && ucopy_fault_init() != 0)
 		_exit(7);
 	volatile char *bad = bad_pointer();
@@ -870,13 +868,8 @@ CHECK_HANDLER static void first_use_handler(int sig, siginfo_t *si, void *ctx)
 
 static void child_first_use_in_handler(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = first_use_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
 	readable_end = readable_page();
-	sigaction(SIGSEGV, &sa, NULL);
+	set_handler(first_use_handler, 0, NULL);
 	volatile char *bad = bad_pointer();
 	if (sigsetjmp(app_jmp, 1) == 0) {
 		(void)*bad;
@@ -985,12 +978,7 @@ static void *leave_probe_thread(void *at)
 
 static void child_leave(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = leave_displaced;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
+	set_handler(leave_displaced, 0, NULL);
 	if (ucopy_fault_init() != 0)
 		_exit(7);
 	leave_page = bad_pointer();
@@ -998,8 +986,7 @@ static void child_leave(void)
 	if (shared->calls != 1 + (leave_how == LEAVE_RERAISE))
 		_exit(3);
 	mprotect((void *)leave_page, page, PROT_NONE);
-	sa.sa_sigaction = leave_chain;
-	sigaction(SIGSEGV, &sa, &leave_chained_to);
+	set_handler(leave_chain, 0, &leave_chained_to);
 	volatile char *at = leave_other_page ? bad_pointer() : leave_page;
 	if (leave_other_thread) {
 		pthread_t t;

@@ -8,10 +8,7 @@ if [ -z "$arch" ]; then
 	echo "FAIL signal_prog: '$UCOPY features --json' names no architecture (is it built?)"
 	exit 0
 fi
-if [ "$arch" != "$(uname -m)" ]; then
-	echo "SKIP signal_prog: the library is built for $(ucopy_arch), this machine runs $(uname -m) (test_signals covers it under the emulator)"
-	exit 0
-fi
+only_arch "$(uname -m)" "the programs run natively (test_signals covers the emulator)"
 if nm "$B/libucopy.a" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
 	echo "SKIP signal_prog: a sanitized library (its own tests link the runtime)"
 	exit 0
