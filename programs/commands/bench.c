@@ -152,6 +152,7 @@ struct row {
 	size_t slow_rounds;       /* measure_slow_rounds() of its cell */
 	uint64_t copies;
 	uint64_t steady_passes;   /* untimed passes to its steady state */
+	uint64_t steady_capped;   /* batches a bound ended the passes of */
 };
 
 static void bench_free(struct bench *b)
@@ -771,6 +772,7 @@ static int measure_all(struct bench *b)
 						w->batch = r.batch;
 						w->copies = r.v[v].copies;
 						w->steady_passes = r.v[v].steady_passes;
+						w->steady_capped = r.v[v].steady_capped;
 					}
 					for (int e = 0; e < CTR_SLOTS; e++)
 						b->ctr_reason[e] = r.v[0].ctr_reason[e];
@@ -802,8 +804,10 @@ static void seq_condition(const struct bench *b, size_t i, char *buf, size_t n)
 {
 	if (b->have_replay)
 		snprintf(buf, n, "the recorded order of %zu calls from %zu thread%s (one thread's "
-			 "calls after another's), repeated", b->replay.seq.len, b->replay.nthreads,
-			 b->replay.nthreads == 1 ? "" : "s");
+			 "calls after another's), repeated%s", b->replay.seq.len, b->replay.nthreads,
+			 b->replay.nthreads == 1 ? "" : "s",
+			 b->replay.seq.len < DIST_SEQ_UNLEARNABLE ? ", each variant at its steady state"
+								  : "");
 	else
 		dist_regime_condition(b->regime[i], seq_at(b, i)->len, buf, n);
 }
@@ -867,6 +871,21 @@ static void write_slow_note(const struct bench *b, FILE *f)
 	measure_slow_note(note, sizeof note, slow, rounds);
 	if (note[0])
 		fprintf(f, "# %s\n", note);
+}
+
+/* Under the table: the batches a bound kept from their steady state. */
+static void write_steady_note(const struct bench *b, FILE *f)
+{
+	uint64_t capped = 0, batches = 0;
+	for (size_t i = 0; i < b->nrows; i++)
+		if (b->row[i].steady_passes || b->row[i].steady_capped) {
+			capped += b->row[i].steady_capped;
+			batches += b->row[i].rounds;
+		}
+	if (capped)
+		fprintf(f, "# steady state: %llu of %llu batches began before it was seen (a "
+			"bound ended their passes: docs/bench.md, \"Steady state\")\n",
+			(unsigned long long)capped, (unsigned long long)batches);
 }
 
 static void write_table(const struct bench *b, FILE *f)
@@ -968,6 +987,7 @@ static void write_table(const struct bench *b, FILE *f)
 	table_print(&t, f);
 	table_free(&t);
 	write_slow_note(b, f);
+	write_steady_note(b, f);
 }
 
 static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst_align",
@@ -1179,6 +1199,7 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "batch"); json_uint(&j, w->batch);
 		json_key(&j, "copies"); json_uint(&j, w->copies);
 		json_key(&j, "steady_passes"); json_uint(&j, w->steady_passes);
+		json_key(&j, "steady_capped"); json_uint(&j, w->steady_capped);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

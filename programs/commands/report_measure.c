@@ -693,7 +693,7 @@ static int run_workloads(struct ctx *x)
 				w->vs_best[p * nwork + k].hi = NAN;
 		}
 		snprintf(w->work_name[k], REPORT_NAME, "%s", name);
-		snprintf(w->work_what[k], 256, "%s", workload_list_models(i));
+		snprintf(w->work_what[k], sizeof w->work_what[k], "%s", workload_list_models(i));
 		struct workload wl;
 		struct workload_opts o = { .name = name, .seed = x->seed };
 		char err[200];

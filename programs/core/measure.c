@@ -1126,29 +1126,38 @@ size_t round_order_at(size_t row, size_t x, size_t nv)
 }
 
 /* In a cell whose sequence a predictor learns, before each of its timed
- * batches a variant plays the sequence untimed, a pass at a time, until it
- * is at its steady state: until STEADY_FLAT passes in a row gain less than
- * STEADY_GAIN on the fastest pass so far, or STEADY_MAX_PASSES passes, or
- * the passes took STEADY_BATCHES times the batch's own time (a sequence of
- * large copies, whose passes are long, is not a predictor's to learn).
+ * batches a variant plays the sequence untimed, a pass at a time from where
+ * the batch starts, until it is at its steady state: until STEADY_FLAT
+ * passes in a row gain less than STEADY_GAIN on the fastest pass so far.
  * What ran before (the other variants' batches) then no longer moves its
- * time (docs/bench.md, "Steady state").
+ * time (docs/bench.md, "Steady state").  Bounds: STEADY_MAX_PASSES passes,
+ * and no pass that would take the passes past STEADY_MAX_NS; none at all
+ * where one pass takes longer than WARM_PASS_NS (a sequence that long is
+ * timed as the warm-up times it, not learnt), nor where it takes less than
+ * MIN_BATCH_NS (a batch is then many passes).  *capped counts the batches
+ * a bound, not the rule, ended.
  * @return : the passes played. */
 #define STEADY_GAIN 0.01
 #define STEADY_FLAT 2
 #define STEADY_MAX_PASSES 32
-#define STEADY_BATCHES 4
+#define STEADY_MAX_NS (16 * MAX_BATCH_NS)
 static size_t steady_state(struct cell_run *run, size_t i, size_t shift, size_t place,
-			   size_t k)
+			   size_t j, uint64_t *capped)
 {
 	const struct copy_seq *seq = run->c->seq;
-	double best = INFINITY, spent = 0, limit = STEADY_BATCHES * run->est[i] * (double)k;
+	double best = INFINITY, spent = 0, pass = run->est[i] * (double)seq->len;
 	size_t p, flat = 0;
-	if (run->est[i] * (double)seq->len > limit)
+	if (pass > WARM_PASS_NS) {
+		++*capped;
 		return 0;
-	for (p = 0; p < STEADY_MAX_PASSES && flat < STEADY_FLAT && !(spent > limit); p++) {
+	}
+	if (pass < MIN_BATCH_NS)
+		return 0;   /* the batch is many passes: its own first ones are it */
+	for (p = 0; p < STEADY_MAX_PASSES && flat < STEADY_FLAT; p++) {
+		if (spent + (p ? best : pass) > STEADY_MAX_NS)
+			break;
 		double ns = timer_ns(run_batch_shifted(shift, run->slot[i], place, &run->v[i], seq,
-						       &run->ws, &run->wd, 0, seq->len));
+						       &run->ws, &run->wd, j, seq->len));
 		spent += ns;
 		if (ns < best * (1 - STEADY_GAIN)) {
 			best = ns;
@@ -1157,6 +1166,7 @@ static size_t steady_state(struct cell_run *run, size_t i, size_t shift, size_t 
 			flat++;
 		}
 	}
+	*capped += flat < STEADY_FLAT;
 	return p;
 }
 
@@ -1177,11 +1187,11 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 	 * the others run: with the order moving, a variant's time followed how
 	 * many batches of the others came since its own last one (ucopy_memcpy
 	 * on Memcpy_2.csv's repeated sequence, 7.8 ns after one, 10.4 after
-	 * four; Zen 3 guest, AMD family 25 model 1), and three untimed passes
-	 * of its own sequence first did not undo it.  So such a cell keeps one
+	 * four; Zen 3 guest, AMD family 25 model 1).  So such a cell keeps one
 	 * order: every variant has the same nv - 1 batches of others between
-	 * two of its own (docs/bench.md, "The orders").  The length decides,
-	 * not the batch, which the budget and the speeds set. */
+	 * two of its own (docs/bench.md, "The orders"), and each batch starts
+	 * from the variant's steady state (steady_state()).  The length
+	 * decides, not the batch, which the budget and the speeds set. */
 	int one_order = run->places == 1 && seq->len < DIST_SEQ_UNLEARNABLE;
 	for (r = 0; r < run->max_rounds; r++) {
 		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
@@ -1193,7 +1203,8 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 			 * that no placement goes with one order. */
 			size_t i = one_order ? x : round_order_at(r / run->places, x, nv);
 			if (one_order)
-				out->v[i].steady_passes += steady_state(run, i, shift, r % run->places, k);
+				out->v[i].steady_passes += steady_state(run, i, shift, r % run->places, j,
+									&out->v[i].steady_capped);
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);

@@ -194,10 +194,12 @@ struct variant_result {
 				  extra events after the built-in ones; NaN
 				  when unavailable */
 	const char *ctr_reason[CTR_SLOTS];  /* "" or why unavailable */
-	uint64_t steady_passes; /* untimed passes played to reach the steady
-				   state before the batches (0 where the
-				   cell's sequence is not one a predictor
-				   learns) */
+	uint64_t steady_passes; /* untimed passes played, over all its
+				   batches, to reach the steady state before
+				   each (0 where the cell's sequence is not one
+				   a predictor learns) */
+	uint64_t steady_capped; /* batches whose passes a bound ended before
+				   the steady state was seen */
 };
 
 struct cell_result {
