@@ -15,7 +15,7 @@
 
 void *__memcpy_chk(void *dst, const void *src, size_t n, size_t destlen);
 
-#define ROOM ((size_t)1 << 21)
+#define ROOM (((size_t)1 << 21) + 128)   /* 2 * 1 MiB + 64, the largest case */
 static unsigned char buf[ROOM], orig[ROOM], want[ROOM];
 
 static void *chk(void *d, const void *s, size_t n)
