@@ -21,7 +21,14 @@ echo "# $P processes of $S s per condition, $pin"
 fail=0
 for d in Memcpy_3 Memcpy_Fleet; do
 	for p in $(seq 1 "$P"); do
-		for c in alone company reversed; do
+		# The conditions' order rotates from process to process, so that
+		# no condition always runs first after a pause.
+		case $((p % 3)) in
+		1) order="alone company reversed" ;;
+		2) order="company reversed alone" ;;
+		0) order="reversed alone company" ;;
+		esac
+		for c in $order; do
 			case $c in
 			alone) a="--entries memcpy,ucopy_memcpy" ;;
 			company) a="--entries memcpy,ucopy_memcpy --kernels byte,movsb" ;;
