@@ -793,12 +793,14 @@ static handler_t take_over(int sig, handler_t h)
 
 static handler_fn *libc_signal, *libc_bsd_signal, *libc_sigset;
 
-EXPORT handler_t signal(int sig, handler_t h)
+/* signal() and bsd_signal(): the program's new handler takes over a stop
+ * signal the interposer holds, else the C library's function `name`. */
+static handler_t installing(int sig, handler_t h, handler_fn **slot, const char *name)
 {
 	int i = stop_index(sig);
 	if (i >= 0 && __atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
 		return take_over(sig, h);
-	handler_fn *f = libc_fn(&libc_signal, "signal");
+	handler_fn *f = libc_fn(slot, name);
 	if (!f) {
 		errno = ENOSYS;
 		return SIG_ERR;
@@ -806,19 +808,16 @@ EXPORT handler_t signal(int sig, handler_t h)
 	return f(sig, h);
 }
 
+EXPORT handler_t signal(int sig, handler_t h)
+{
+	return installing(sig, h, &libc_signal, "signal");
+}
+
 /* Declared by <signal.h> only for the older X/Open levels. */
 handler_t bsd_signal(int sig, handler_t h);
 EXPORT handler_t bsd_signal(int sig, handler_t h)
 {
-	int i = stop_index(sig);
-	if (i >= 0 && __atomic_load_n(&owned[i], __ATOMIC_ACQUIRE))
-		return take_over(sig, h);
-	handler_fn *f = libc_fn(&libc_bsd_signal, "bsd_signal");
-	if (!f) {
-		errno = ENOSYS;
-		return SIG_ERR;
-	}
-	return f(sig, h);
+	return installing(sig, h, &libc_bsd_signal, "bsd_signal");
 }
 
 /* System V's sigset also unblocks the signal, or (SIG_HOLD) blocks it: the

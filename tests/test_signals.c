@@ -45,28 +45,30 @@ CHECK_HANDLER static void app_handler(int sig, siginfo_t *si, void *ctx)
 	siglongjmp(app_jmp, 1);
 }
 
-static void install_app_handler(int flags)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = app_handler;
-	sa.sa_flags = SA_SIGINFO | flags;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-}
 
-/* Installs fn as the SIGSEGV handler (SA_SIGINFO and flags, an empty
+/* Installs fn as the handler of sig (SA_SIGINFO and flags, an empty
  * sa_mask); the one it replaces in *old unless NULL. */
-static void set_handler(void (*fn)(int, siginfo_t *, void *), int flags,
-			struct sigaction *old)
+static void set_handler_of(int sig, void (*fn)(int, siginfo_t *, void *), int flags,
+			   struct sigaction *old)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = fn;
 	sa.sa_flags = SA_SIGINFO | flags;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, old);
+	sigaction(sig, &sa, old);
+}
+
+static void set_handler(void (*fn)(int, siginfo_t *, void *), int flags,
+			struct sigaction *old)
+{
+	set_handler_of(SIGSEGV, fn, flags, old);
+}
+
+static void install_app_handler(int flags)
+{
+	set_handler_of(SIGSEGV, app_handler, flags, NULL);
+	set_handler_of(SIGBUS, app_handler, flags, NULL);
 }
 
 static volatile char *bad_pointer(void)

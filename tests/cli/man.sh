@@ -115,15 +115,20 @@ for c in $commands; do
 	check "man: ucopy.1's ucopy $c section has all $n options of ucopy $c --help" "$missing"
 done
 
+# absent FILE NAME...: the NAMEs FILE does not have, each after a space.
+absent() {
+	f=$1; shift
+	for e in "$@"; do
+		has "$f" "$e" || printf ' %s' "$e"
+	done
+}
+
 section "$tmp/ucopy.1.txt" .SH ENVIRONMENT >"$tmp/env1"
 section "$tmp/libucopy.3.txt" .SH ENVIRONMENT >"$tmp/env3"
 vars=$(awk '/^environment:/ { f = 1; next } f && !/^  [A-Z]/ { exit } f { print $1 }' "$tmp/help")
 expect "man: ucopy help lists environment variables" [ -n "$vars" ]
-missing=
-for e in $vars; do
-	has "$tmp/env1" "$e" || missing="$missing $e"
-done
-check "man: ucopy.1's ENVIRONMENT has all $(echo $vars | wc -w) variables ucopy help lists" "$missing"
+check "man: ucopy.1's ENVIRONMENT has all $(echo $vars | wc -w) variables ucopy help lists" \
+	"$(absent "$tmp/env1" $vars)"
 
 # What the code reads, whether or not a help text says so.
 getenvs() {
@@ -131,16 +136,10 @@ getenvs() {
 }
 vars=$(getenvs lib programs preload)
 expect "man: the code reads environment variables (found: $(echo $vars))" [ -n "$vars" ]
-missing=
-for e in $vars; do
-	has "$tmp/env1" "$e" || missing="$missing $e"
-done
-check "man: ucopy.1's ENVIRONMENT has all $(echo $vars | wc -w) variables lib/, programs/ and preload/ read" "$missing"
-missing=
-for e in $(getenvs lib); do
-	has "$tmp/env3" "$e" || missing="$missing $e"
-done
-check "man: libucopy.3's ENVIRONMENT has every variable lib/ reads" "$missing"
+check "man: ucopy.1's ENVIRONMENT has all $(echo $vars | wc -w) variables lib/, programs/ and preload/ read" \
+	"$(absent "$tmp/env1" $vars)"
+check "man: libucopy.3's ENVIRONMENT has every variable lib/ reads" \
+	"$(absent "$tmp/env3" $(getenvs lib))"
 
 # (b) Drift: libucopy.3 against the header and the library.
 h=include/ucopy.h
