@@ -247,6 +247,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 bench: all $(BENCH_BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 	$(Q)echo "== tests/bench_company.sh"; UCOPY=$(B)/ucopy sh tests/bench_company.sh
+	$(Q)echo "== tests/bench_cell.sh"; UCOPY=$(B)/ucopy BARS=$(B)/tests/bench_bars sh tests/bench_cell.sh
 
 # make bench-layouts: the command linked once per pad, with a pad of that many
 # bytes before libucopy.a, so that the library's code moves and nothing else

@@ -495,7 +495,7 @@ static void bar_dist(struct arm *a)
 			char err[512];
 			if (dist_read_file(files[i], &d, err, sizeof err))
 				die("bar 2", err);
-			if (dist_sample(&d, len, a->seed + i, &seq))
+			if (dist_regime_sample(&d, (enum dist_regime)g, len, a->seed, &seq))
 				die("bar 2", "out of memory");
 			cell_init_drawn(&c, &seq, CACHE_HOT);
 			measure(a, v, NENTRIES, &c, per_cell, 0, &r);
@@ -504,7 +504,7 @@ static void bar_dist(struct arm *a)
 			try_check(a, 2, &r, E_UCOPY, E_TRY, (size_t)seq.mean_n, base);
 			char cis[40];
 			snprintf(cis, sizeof cis, "%.2f [%.2f,%.2f]", ci.est, ci.lo, ci.hi);
-			printf("%-18s %9.0f %8.2f %8.2f %20s %5.2f\n", base, seq.mean_n,
+			printf("%-18s %9.2f %8.2f %8.2f %20s %5.2f\n", base, seq.mean_n,
 			       median_of(&r, E_GLIBC), median_of(&r, E_UCOPY), cis,
 			       paired(&r, E_UCOPY, E_TRY).est);
 			fflush(stdout);

@@ -568,12 +568,9 @@ static int parse_args(struct bench *b, int argc, char **argv)
 			return rc;
 		b->dist_path = path;
 		b->have_dist = 1;
-		/* One seed for both: the repeated sequence is the start of the
-		 * unlearnable one, so the two differ in their length only. */
 		for (size_t k = 0; k < b->nseq; k++)
-			if (dist_sample(&b->dist, b->regime[k] == REGIME_REPEATED ? b->repeat_len
-										: DIST_SEQ_UNLEARNABLE,
-					b->seed, &b->drawn[k]) < 0)
+			if (dist_regime_sample(&b->dist, b->regime[k], b->repeat_len, b->seed,
+					       &b->drawn[k]) < 0)
 				return cli_usage_error(CMD, "out of memory");
 	} else if (b->replay_path) {
 		if (replay_read_file(b->replay_path, &b->replay, err, sizeof err) < 0)
@@ -1069,11 +1066,14 @@ static void json_regimes(struct json *j, const struct bench *b)
 {
 	json_begin_array(j);
 	for (size_t i = 0; i < b->nseq; i++) {
-		char cond[160];
+		char cond[256];
 		seq_condition(b, i, cond, sizeof cond);
 		json_begin_object(j);
 		json_key(j, "regime"); json_string(j, seq_regime(b, i));
 		json_key(j, "sequence"); json_uint(j, seq_at(b, i)->len);
+		/* The drawn sequence's mean, which names the cell: docs/bench.md,
+		 * "One cell, one answer". */
+		json_key(j, "mean_size"); json_double(j, seq_at(b, i)->mean_n);
 		json_key(j, "condition"); json_string(j, cond);
 		json_end_object(j);
 	}

@@ -879,9 +879,8 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		struct copy_seq seq;
 		for (int g = 0; g < 2; g++) {
 			struct report_ab *ag = g ? rep : a;
-			/* One seed: the repeated sequence is the start of the
-			 * unlearnable one. */
-			if (dist_sample(&d, ag->sequence, x->seed + 1000 + i, &seq) < 0)
+			if (dist_regime_sample(&d, g ? REGIME_REPEATED : REGIME_UNLEARNABLE,
+					       ag->sequence, x->r->seed, &seq) < 0)
 				break;
 			size_t k = ag->n;
 			snprintf(ag->name[k], REPORT_NAME, "%.*s", (int)(strlen(base) - 4), base);

@@ -696,6 +696,14 @@ int dist_sample(const struct dist *d, size_t len, uint64_t seed,
 	return 0;
 }
 
+int dist_regime_sample(const struct dist *d, enum dist_regime g, size_t repeat_len,
+		       uint64_t seed, struct copy_seq *out)
+{
+	size_t len = g == REGIME_REPEATED ? (repeat_len ? repeat_len : DIST_SEQ_REPEAT_DEFAULT)
+					  : DIST_SEQ_UNLEARNABLE;
+	return dist_sample(d, len, seed, out);
+}
+
 int copy_seq_fixed(struct copy_seq *s, size_t n, uint32_t src_off,
 		   uint32_t dst_off)
 {

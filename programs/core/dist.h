@@ -118,6 +118,17 @@ void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n);
  * @return : 0, or -1 when out of memory or len == 0. */
 int dist_sample(const struct dist *d, size_t len, uint64_t seed,
 		struct copy_seq *out);
+/* The sequence of distribution d in regime g that every command times:
+ * DIST_SEQ_UNLEARNABLE copies, or repeat_len (0: DIST_SEQ_REPEAT_DEFAULT)
+ * for the repeated regime, drawn by dist_sample() with `seed` itself,
+ * whichever file it is and whatever else is measured beside it.  So one
+ * seed names one cell in `bench --dist`, `report`, `calibrate`'s verify
+ * phase and make bench's bar 2 (the repeated sequence being the start of
+ * the unlearnable one), and they measure it alike (docs/bench.md, "One
+ * cell, one answer").
+ * @return : 0, or -1 when out of memory. */
+int dist_regime_sample(const struct dist *d, enum dist_regime g, size_t repeat_len,
+		       uint64_t seed, struct copy_seq *out);
 /* A sequence of one copy of n bytes at the given offsets.
  * @return : 0, or -1 when out of memory. */
 int copy_seq_fixed(struct copy_seq *s, size_t n, uint32_t src_off,
