@@ -482,7 +482,7 @@ static void bar_dist(struct arm *a)
 		size_t len = g == REGIME_REPEATED ? DIST_SEQ_REPEAT_DEFAULT : DIST_SEQ_UNLEARNABLE;
 		double bound = g == REGIME_REPEATED ? 1.03 : 0.95;
 		char cond[128];
-		dist_regime_condition((enum dist_regime)g, len, cond, sizeof cond);
+		dist_regime_condition((enum dist_regime)g, len, 0, cond, sizeof cond);
 		printf("\n%s:\n%-18s %9s %8s %8s %20s %5s\n", cond, "file", "mean size", "glibc",
 		       "ucopy", "ratio [CI]", "try");
 		struct tally t = { 0 };

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "outfile.h"
 #include "output.h"
+#include "scrub.h"
 #include "sequence.h"
 #include "sizespec.h"
 #include "stats.h"
@@ -30,6 +31,8 @@
 #define MAX_SIZE ((size_t)1 << 30)
 /* --repeat-len: past a million copies nothing is "repeated" any more. */
 #define MAX_REPEAT_LEN ((size_t)1 << 20)
+/* --scrub's largest: no batch is longer (cell_plan_batch()). */
+#define MAX_SCRUB_EVERY ((size_t)1 << 24)
 #define LEVEL 0.95
 
 void help_bench(FILE *f)
@@ -86,6 +89,11 @@ void help_bench(FILE *f)
 	      "                     PMU/NAME or NAME as `perf list` shows it (resolved\n"
 	      "                     from /sys/bus/event_source/devices); up to 4 times.\n"
 	      "                     An event the kernel refuses is listed as unavailable\n"
+	      "  --scrub K          the company condition: run the scrubber (fixed,\n"
+	      "                     copy-like code with unlearnable branches) after\n"
+	      "                     every K copies (64..16M), untimed, instead of\n"
+	      "                     timing each variant at its steady state; every\n"
+	      "                     result names it (docs/bench.md, \"Company\")\n"
 	      "  --seed N           seed for --dist's size sequence (default: fresh,\n"
 	      "                     printed with the results); without --dist nothing\n"
 	      "                     is drawn and it only labels the results\n"
@@ -127,6 +135,7 @@ struct bench {
 	size_t max_memory;          /* --max-memory, or the default */
 	int have_max_memory;
 	uint64_t seed;
+	size_t scrub_every;          /* --scrub: 0, or copies between scrubs */
 	enum format format;
 	const char *out_path;
 	int quiet;
@@ -153,6 +162,7 @@ struct row {
 	uint64_t copies;
 	uint64_t steady_passes;   /* untimed passes to its steady state */
 	uint64_t steady_capped;   /* batches a bound ended the passes of */
+	uint64_t scrubs;          /* runs of the scrubber in its batches */
 };
 
 static void bench_free(struct bench *b)
@@ -485,6 +495,13 @@ static int parse_args(struct bench *b, int argc, char **argv)
 					      CLI_VALUE_NUMBER, &rc))) {
 			if ((rc = cli_parse_seed(CMD, v, &b->seed)))
 				return rc;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--scrub",
+					      CLI_VALUE_NUMBER, &rc))) {
+			if (ucopy_size_parse(v, &b->scrub_every, NULL, 0) < 0 ||
+			    b->scrub_every < SCRUB_MIN_EVERY || b->scrub_every > MAX_SCRUB_EVERY)
+				return cli_usage_error(CMD, "bad --scrub '%s' (expected %d..%zu copies "
+						       "between runs of the scrubber)", v,
+						       SCRUB_MIN_EVERY, MAX_SCRUB_EVERY);
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--format", 0, &rc))) {
 			format = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "-o", 0, &rc))) {
@@ -718,6 +735,7 @@ static int measure_all(struct bench *b)
 	b->last_progress = 0;
 	struct measure_opts o = { .seconds = b->seconds / (double)b->cells,
 				  .counters = 1, .events = &b->events,
+				  .scrub_every = b->scrub_every,
 				  .progress = show_progress,
 				  .progress_ctx = b };
 	int rc = EXIT_OK;
@@ -770,6 +788,7 @@ static int measure_all(struct bench *b)
 						w->copies = r.v[v].copies;
 						w->steady_passes = r.v[v].steady_passes;
 						w->steady_capped = r.v[v].steady_capped;
+						w->scrubs = r.v[v].scrubs;
 					}
 					for (int e = 0; e < CTR_SLOTS; e++)
 						b->ctr_reason[e] = r.v[0].ctr_reason[e];
@@ -796,6 +815,18 @@ static const char *seq_regime(const struct bench *b, size_t i)
 	return b->have_replay ? "recorded" : dist_regime_name(b->regime[i]);
 }
 
+/* The company condition's words for a replay's condition: the scrubber's,
+ * else the steady state's where the sequence is one a predictor learns. */
+static const char *scrub_text(const struct bench *b, int learnable)
+{
+	static char buf[64];
+	if (b->scrub_every)
+		snprintf(buf, sizeof buf, ", the scrubber after every %zu copies", b->scrub_every);
+	else
+		snprintf(buf, sizeof buf, "%s", learnable ? ", each variant at its steady state" : "");
+	return buf;
+}
+
 /* What the sequence's numbers hold under, in words. */
 static void seq_condition(const struct bench *b, size_t i, char *buf, size_t n)
 {
@@ -803,10 +834,9 @@ static void seq_condition(const struct bench *b, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "the recorded order of %zu calls from %zu thread%s (one thread's "
 			 "calls after another's), repeated%s", b->replay.seq.len, b->replay.nthreads,
 			 b->replay.nthreads == 1 ? "" : "s",
-			 b->replay.seq.len < DIST_SEQ_UNLEARNABLE ? ", each variant at its steady state"
-								  : "");
+			 scrub_text(b, b->replay.seq.len < DIST_SEQ_UNLEARNABLE));
 	else
-		dist_regime_condition(b->regime[i], seq_at(b, i)->len, buf, n);
+		dist_regime_condition(b->regime[i], seq_at(b, i)->len, b->scrub_every, buf, n);
 }
 
 static const char *variant_kind_name(const struct variant *v)
@@ -904,10 +934,14 @@ static void write_table(const struct bench *b, FILE *f)
 		fprintf(f, "# replay %s (%zu calls, mean %.1f B, sizes up to %zu B)\n",
 			b->replay_path, b->replay.seq.len, b->replay.seq.mean_n, b->replay.seq.max_n);
 	for (size_t i = 0; seq_run(b) && i < b->nseq; i++) {
-		char cond[160];
+		char cond[256];
 		seq_condition(b, i, cond, sizeof cond);
 		fprintf(f, "# regime %s: %s\n", seq_regime(b, i), cond);
 	}
+	if (b->scrub_every)
+		fprintf(f, "# company: the scrubber (%d copy-like size decisions) after every %zu "
+			"copies, untimed, no steady state; counters not opened (docs/bench.md, "
+			"\"Company\")\n", SCRUB_DECISIONS, b->scrub_every);
 	for (size_t i = 0; i < b->nvar; i++)
 		if (b->var[i].kind == VARIANT_POLICY)
 			fprintf(f, "# policy %s = %s\n", b->var[i].name,
@@ -992,7 +1026,7 @@ static const char *const keys[] = { "variant", "size", "dist", "src_align", "dst
 				    "gbps", "ratio", "ratio_lo", "ratio_hi", "cycles",
 				    "instructions", "branches", "branch_misses",
 				    "task_clock_ns", "rounds", "batch", "copies", "regime",
-				    "sequence", "replay", "slow_rounds" };
+				    "sequence", "replay", "slow_rounds", "scrub_every" };
 enum { NKEYS = sizeof keys / sizeof keys[0] };
 
 /* The extra events' columns come last, each named by its event. */
@@ -1036,6 +1070,7 @@ static void write_csv(const struct bench *b, FILE *f)
 		if (d)
 			snprintf(v[23], 48, "%zu", seq_at(b, w->seq)->len);
 		snprintf(v[25], 48, "%zu", w->slow_rounds);
+		snprintf(v[26], 48, "%zu", b->scrub_every);
 		for (size_t k = NKEYS; k < ncol; k++)
 			fmt_raw(v[k], 48, w->s.per_copy[CTR_COUNT + (k - NKEYS)]);
 		for (size_t k = 0; k < ncol; k++)
@@ -1137,6 +1172,11 @@ static void write_json(const struct bench *b, FILE *f)
 	json_key(&j, "seconds"); json_double(&j, b->seconds);
 	json_key(&j, "elapsed_seconds"); json_double(&j, b->elapsed);
 	json_key(&j, "seed"); json_uint(&j, b->seed);
+	json_key(&j, "scrub_every");
+	if (b->scrub_every)
+		json_uint(&j, b->scrub_every);
+	else
+		json_null(&j);
 	json_key(&j, "timer"); json_string(&j, timer_name());
 	json_key(&j, "tsc_ghz"); json_double(&j, timer_tsc_ghz());
 	json_key(&j, "confidence"); json_double(&j, LEVEL);
@@ -1200,6 +1240,7 @@ static void write_json(const struct bench *b, FILE *f)
 		json_key(&j, "copies"); json_uint(&j, w->copies);
 		json_key(&j, "steady_passes"); json_uint(&j, w->steady_passes);
 		json_key(&j, "steady_capped"); json_uint(&j, w->steady_capped);
+		json_key(&j, "scrubs"); json_uint(&j, w->scrubs);
 		json_end_object(&j);
 	}
 	json_end_array(&j);

@@ -831,7 +831,7 @@ static void ab_regime(struct report_ab *a, enum dist_regime g, size_t len)
 {
 	a->sequence = len;
 	snprintf(a->regime, sizeof a->regime, "%s", dist_regime_name(g));
-	dist_regime_condition(g, len, a->condition, sizeof a->condition);
+	dist_regime_condition(g, len, 0, a->condition, sizeof a->condition);
 }
 
 static int run_classes(struct ctx *x, const struct variant *sweepv)

@@ -625,12 +625,18 @@ int dist_regime_parse(const char *s, enum dist_regime *g)
 	return -1;
 }
 
-void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n)
+void dist_regime_condition(enum dist_regime g, size_t len, size_t scrub_every, char *buf,
+			   size_t n)
 {
+	char company[96] = ", each variant at its steady state";
+	if (scrub_every)
+		snprintf(company, sizeof company, ", the scrubber after every %zu copies",
+			 scrub_every);
 	if (g == REGIME_REPEATED)
-		snprintf(buf, n, "a repeated sequence of %zu copies, each variant at its steady state", len);
+		snprintf(buf, n, "a repeated sequence of %zu copies%s", len, company);
 	else
-		snprintf(buf, n, "sizes in an order no predictor learns (%zu copies)", len);
+		snprintf(buf, n, "sizes in an order no predictor learns (%zu copies)%s", len,
+			 scrub_every ? company : "");
 }
 
 /* An offset within a cache line whose alignment is exactly `a` (a power of

@@ -109,8 +109,11 @@ const char *dist_regime_name(enum dist_regime g);
 int dist_regime_parse(const char *s, enum dist_regime *g);
 /* The condition a claim measured in that regime holds under, in words:
  * "sizes in an order no predictor learns (65536 copies)" or "a repeated
- * sequence of 8192 copies". */
-void dist_regime_condition(enum dist_regime g, size_t len, char *buf, size_t n);
+ * sequence of 8192 copies, each variant at its steady state"; with
+ * scrub_every > 0 (the company condition, scrub.h) ending "the scrubber
+ * after every K copies" instead. */
+void dist_regime_condition(enum dist_regime g, size_t len, size_t scrub_every, char *buf,
+			   size_t n);
 
 /* Draws `len` copies from d with `seed`: sizes from the distribution; source
  * and destination offsets (0..63) from its alignment line when it has one,

@@ -18,6 +18,11 @@
 #include <emmintrin.h>
 #endif
 
+#include "scrub.h"
+
+/* Where the scrubber's checksums go, so that no run of it is dropped. */
+static volatile uint64_t scrub_sink;
+
 /*=====   Timer   =====*/
 
 static int use_tsc;
@@ -933,6 +938,8 @@ struct cell_run {
 	double *est;              /* ns per copy, from the warm-up */
 	double sum, fast, slow;   /* the estimates' sum with the flush, least, most */
 	size_t places;            /* loop placements its rounds go over (run_batch) */
+	size_t scrub_every;       /* measure_opts' */
+	double scrub_ns;          /* one run of the scrubber, from the warm-up */
 	size_t *slot;             /* each variant's (batch_slots()) */
 };
 
@@ -1072,6 +1079,14 @@ static void cell_warm_up(struct cell_run *run)
 	}
 	if (!(sum > 0))
 		sum = 0.1 * (double)run->nv;
+	if (run->scrub_every) {
+		/* The scrubber's time is the cell's too: the plan counts it. */
+		uint64_t t0 = timer_now();
+		scrub_sink += scrub_run();
+		scrub_sink += scrub_run();
+		run->scrub_ns = timer_ns(timer_now() - t0) / 2;
+		sum += (double)run->nv * run->scrub_ns / (double)run->scrub_every;
+	}
 	run->sum = sum;
 	run->fast = fast;
 	run->slow = slow;
@@ -1082,7 +1097,7 @@ static void cell_open_counters(struct cell_run *run, const struct measure_opts *
 			       struct cell_result *out)
 {
 	for (size_t i = 0; i < run->nv; i++) {
-		counters_open(&run->ctr[i], !o->counters, o->events);
+		counters_open(&run->ctr[i], !o->counters || run->scrub_every, o->events);
 		for (int e = 0; e < CTR_SLOTS; e++)
 			out->v[i].ctr_reason[e] = counters_reason(&run->ctr[i], e);
 	}
@@ -1170,6 +1185,26 @@ static size_t steady_state(struct cell_run *run, size_t i, size_t shift, size_t 
 	return p;
 }
 
+/* Variant i's batch of k copies from j under the company condition: timed
+ * in stretches of run->scrub_every copies, the scrubber after each (and so
+ * before the next stretch and the next batch), untimed.
+ * @return : the stretches' ticks. */
+static uint64_t scrubbed_batch(struct cell_run *run, size_t i, size_t shift, size_t place,
+			       size_t j, size_t k, uint64_t *scrubs)
+{
+	const struct copy_seq *seq = run->c->seq;
+	uint64_t ticks = 0;
+	for (size_t done = 0; done < k;) {
+		size_t n = k - done < run->scrub_every ? k - done : run->scrub_every;
+		ticks += run_batch_shifted(shift, run->slot[i], place, &run->v[i], seq, &run->ws,
+					   &run->wd, (j + done) % seq->len, n);
+		done += n;
+		scrub_sink += scrub_run();
+		++*scrubs;
+	}
+	return ticks;
+}
+
 /* Rounds of k copies until the budget is spent: stop when one more round
  * would end further past the deadline than stopping now ends before it.
  * @return : the rounds timed. */
@@ -1202,17 +1237,22 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 			/* Else the order moves on every `places` rounds, so
 			 * that no placement goes with one order. */
 			size_t i = one_order ? x : round_order_at(r / run->places, x, nv);
-			if (one_order)
-				out->v[i].steady_passes += steady_state(run, i, shift, r % run->places, j,
-									&out->v[i].steady_capped);
+			struct variant_result *vr = &out->v[i];
+			if (one_order && !run->scrub_every)
+				vr->steady_passes += steady_state(run, i, shift, r % run->places, j,
+								  &vr->steady_capped);
 			if (run->flush)
 				flush_batch(run->c, run->ws, run->wd, j, k);
 			counters_start(&run->ctr[i]);
-			uint64_t ticks = run_batch_shifted(shift, run->slot[i], r % run->places,
-							   &run->v[i], seq, &run->ws, &run->wd, j, k);
+			uint64_t ticks = 0;
+			if (run->scrub_every)
+				ticks = scrubbed_batch(run, i, shift, r % run->places, j, k,
+						       &vr->scrubs);
+			else
+				ticks = run_batch_shifted(shift, run->slot[i], r % run->places,
+							  &run->v[i], seq, &run->ws, &run->wd, j, k);
 			counters_stop(&run->ctr[i]);
 			double ns = timer_ns(ticks);
-			struct variant_result *vr = &out->v[i];
 			vr->ns[r] = ns / (double)k;
 			vr->ns_total += ns;
 			vr->copies += k;
@@ -1256,6 +1296,12 @@ int measure_cell(struct measure *m, const struct variant *v, size_t nv,
 	struct cell_run run = { .v = v, .nv = nv, .c = c };
 	if (cell_prepare(m, &run, err, errlen) < 0)
 		return -1;
+	if (o->scrub_every && o->scrub_every < SCRUB_MIN_EVERY) {
+		snprintf(err, errlen, "the scrubber every %zu copies: expected at least %d",
+			 o->scrub_every, SCRUB_MIN_EVERY);
+		return -1;
+	}
+	run.scrub_every = o->scrub_every;
 	run.places = cell_places(c->seq);
 	cell_budget_start(&run, o);
 	int rc = cell_alloc(&run, out);

@@ -180,6 +180,12 @@ struct measure_opts {
 	int counters;          /* open perf counters for each variant */
 	const struct counter_events *events;  /* extra events to count; NULL:
 						 none */
+	/* The company condition (scrub.h): when > 0 (at least
+	 * SCRUB_MIN_EVERY), each batch is timed in stretches of this many
+	 * copies with the scrubber run, untimed, after each, and no variant
+	 * plays steady-state passes; counters are not opened (they would
+	 * count the scrubber). */
+	size_t scrub_every;
 	/* Called after each round with the fraction of the budget used. */
 	void (*progress)(void *ctx, double done);
 	void *progress_ctx;
@@ -200,6 +206,7 @@ struct variant_result {
 				   a predictor learns) */
 	uint64_t steady_capped; /* batches whose passes a bound ended before
 				   the steady state was seen */
+	uint64_t scrubs;        /* runs of the scrubber within its batches */
 };
 
 struct cell_result {

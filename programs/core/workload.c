@@ -137,7 +137,7 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 {
 	size_t len = regime == REGIME_REPEATED ? DIST_SEQ_REPEAT_DEFAULT : DIST_SEQ_UNLEARNABLE;
 	char cond[128];
-	dist_regime_condition(regime, len, cond, sizeof cond);
+	dist_regime_condition(regime, len, 0, cond, sizeof cond);
 	w->regime = regime;
 	char path[4096];
 	if (data_dist_path(arg, path, sizeof path, err, errlen) < 0 ||

@@ -212,6 +212,41 @@ printf '0:0.5,8\n' >"$dist"
 bad "malformed distribution" ":1: bad entry '8'" --dist "$dist"
 bad "dist with sizes" "--dist draws sizes" --dist "$dist" --sizes 64
 bad "unwritable output" "cannot write '/nonexistent/out'" --kernels word -o /nonexistent/out
+bad "scrub too often" "bad --scrub '63' \\(expected 64\\.\\.16777216 copies" --kernels word --scrub 63
+bad "scrub not a number" "bad --scrub 'often'" --kernels word --scrub often
+
+# The company condition: the scrubber runs within every batch, no variant
+# plays steady-state passes, and every form of the result names it.
+printf '# sizes\n8 5\n24 3\n100 1\n' >"$dist"
+run bench --entries memcpy,ucopy_memcpy --dist "$dist" --regime both --scrub 256 \
+	--seconds 0.2 --format json --seed 5
+expect "bench --scrub: scrubs counted, no steady passes, named in config" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["config"]
+assert c["scrub_every"] == 256, c["scrub_every"]
+for g in c["dist"]["regimes"]:
+    assert g["condition"].endswith("the scrubber after every 256 copies"), g
+    assert "steady state" not in g["condition"], g
+for x in d["results"]:
+    # A batch of k copies runs the scrubber ceil(k / 256) times.
+    assert x["scrubs"] == x["rounds"] * ((x["batch"] + 255) // 256), x
+    assert x["steady_passes"] == 0 and x["cycles"] is None, x
+' "$out"
+run bench --entries memcpy,ucopy_memcpy --dist "$dist" --regime repeated --seconds 0.2 \
+	--format json --seed 5
+expect "bench without --scrub: scrub_every null, steady state, no scrubs" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["scrub_every"] is None
+assert d["config"]["dist"]["regimes"][0]["condition"].endswith("at its steady state")
+assert all(x["scrubs"] == 0 for x in d["results"]), d["results"]
+' "$out"
+run bench --kernels word --sizes 64 --scrub 1024 --seconds 0.05 --format csv
+expect "bench --scrub: CSV column scrub_every" sh -c 'head -1 "$1" | grep -q ",scrub_every\$" &&
+	sed -n 2p "$1" | grep -q ",1024\$"' sh "$out"
+run bench --kernels word --sizes 64 --scrub 1024 --seconds 0.05
+expect "bench --scrub: the table says so" grep -q '^# company: the scrubber (4096 copy-like size decisions) after every 1024 copies' "$out"
 # A kernel this CPU cannot run is named, when there is one.
 missing=$(python3 -c '
 import json, subprocess, sys
