@@ -247,6 +247,9 @@ void report_write_json(FILE *f, const struct report *r)
 	struct json j;
 	json_init(&j, f, 1);
 	json_begin_object(&j);
+	/* docs/report.md, "The JSON's schema": raised whenever a key changes
+	 * meaning or goes; a report without it is schema 1. */
+	json_key(&j, "schema"); json_uint(&j, REPORT_JSON_SCHEMA);
 	json_key(&j, "machine");
 	machine_json(&j);
 	json_key(&j, "ucopy_version"); json_string(&j, ucopy_version_string());

@@ -190,6 +190,8 @@ check(not dd or os.environ.get("UCOPY_DATA_DIR") or dd["from"] == "source tree",
       "found in %r, not the source tree" % (dd and dd["from"]))
 check(dd and "<dt>Distributions</dt><dd>%d files in %s (%s)</dd>" % (len(du["rows"]), dd["path"], dd["from"]) in text,
       "the machine table's distributions: %s" % re.findall(r"<dt>Distributions</dt><dd>[^<]*</dd>", text))
+# The layout's version comes first (docs/report.md, "The JSON's schema").
+check(list(data)[:1] == ["schema"] and data["schema"] == 2, "schema: %r" % list(data.items())[:1])
 if fails:
     print("\n".join(fails[:12]))
     sys.exit(1)
