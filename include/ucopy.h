@@ -412,6 +412,21 @@ UCOPY_API int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
  * @return : the length of the full text (as snprintf does). */
 UCOPY_API size_t ucopy_auto_explain(char *buf, size_t len);
 
+/*! ucopy_auto_for() :
+ * The policy auto chooses on the CPU *cpu describes, which need not be the
+ * running one, and why: the row's name and reason, as ucopy_auto_explain()
+ * words them ("AMD family 0x19 (Zen 3, Zen 4): avx2 up to ...").  Read from
+ * *cpu: arch, vendor, family, model, features, l2 and l3 (0: unknown, and
+ * the streaming threshold falls back to 32 MiB); the rest is ignored.  A
+ * CPU no row knows takes the default row, as it would running.  So a
+ * choice can be checked for a CPU nobody has at hand (`ucopy features
+ * --cpu`).  policy or why may be NULL.
+ * @return : the length of the full why text (as snprintf counts it), or -1
+ *           when cpu is NULL or cpu->arch is not the architecture the
+ *           library is built for (policy and why are then ""). */
+UCOPY_API int ucopy_auto_for(const struct ucopy_cpu *cpu, char *policy, size_t policy_len,
+			     char *why, size_t why_len);
+
 /*! ucopy_policy_fit() :
  * Replaces every kernel that a CPU with `features` cannot run by the nearest
  * one it can (avx512 -> avx2 -> sse2, fsrm/erms kernels stay: rep movsb runs

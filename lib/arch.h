@@ -45,11 +45,15 @@ struct ucopy_named {
 	const char *(*text)(uint64_t features);
 };
 extern const struct ucopy_named ucopy_arch_named[] HIDDEN;
-/* auto's text for a CPU with `features` (writes at most len bytes). */
-void ucopy_arch_auto(uint64_t features, char *buf, size_t len) HIDDEN;
+/* auto's text for the CPU cpu describes, with `features` (cpu->features,
+ * or a feature set assumed for it; writes at most len bytes).  cpu is the
+ * running CPU's (ucopy_cpu()) or one described (ucopy_auto_for()). */
+void ucopy_arch_auto(const struct ucopy_cpu *cpu, uint64_t features, char *buf,
+		     size_t len) HIDDEN;
 /* The row of the port's auto table that chose it, for
  * ucopy_auto_explain(); never NULL. */
-const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t features) HIDDEN;
+const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *cpu,
+						 uint64_t features) HIDDEN;
 /* Per kernel, the kernels to try, nearest first, when a CPU cannot run it:
  * { kernel, nearest, ..., NULL }, the table ended by a row { NULL }.  Then
  * ucopy_arch_last_resort[] in order. */
@@ -74,12 +78,13 @@ struct ucopy_auto_row {
 };
 
 /* The row of `rows` (n of them, `size` bytes apart) whose vendor and id are
- * the running CPU's, with `id` the port's key for that CPU (x86-64's family,
- * aarch64's MIDR part); else the last, the default, which is also the row
- * of every feature set that is not the running CPU's (--assume-features),
- * about which the vendor and id say nothing. */
+ * cpu's, with `id` the port's key for that CPU (x86-64's family, aarch64's
+ * MIDR part); else the last, the default, which is also the row of every
+ * feature set that is not cpu's own (--assume-features), about which the
+ * vendor and id say nothing. */
 const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
-				uint64_t features, unsigned id) HIDDEN;
+				const struct ucopy_cpu *cpu, uint64_t features,
+				unsigned id) HIDDEN;
 
 /*=====   Entries and faults (<port>/entry.c, lib/kernels/<port>/)   =====*/
 

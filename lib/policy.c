@@ -10,6 +10,7 @@
  * The texts are the port's (lib/<port>/policies.c); this file knows their
  * names only, to say which architecture a foreign one is for.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,7 +73,7 @@ int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 		return ucopy_profile_policy(p, err, errlen);
 	if (!strcmp(word, "auto")) {
 		char text[128];
-		ucopy_arch_auto(features, text, sizeof text);
+		ucopy_arch_auto(ucopy_cpu(), features, text, sizeof text);
 		return from_text(p, text, "auto", err, errlen);
 	}
 	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
@@ -176,9 +177,8 @@ int ucopy_policy_fit(struct ucopy_policy *p, uint64_t features, char *note,
 /*=====   auto's rows   =====*/
 
 const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
-				uint64_t features, unsigned id)
+				const struct ucopy_cpu *c, uint64_t features, unsigned id)
 {
-	const struct ucopy_cpu *c = ucopy_cpu();
 	const char *p = rows;
 	if (c->features == features)
 		for (size_t i = 0; i + 1 < n; i++) {
@@ -189,10 +189,27 @@ const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
 	return p + (n - 1) * size;
 }
 
+int ucopy_auto_for(const struct ucopy_cpu *cpu, char *policy, size_t policy_len, char *why,
+		   size_t why_len)
+{
+	if (policy && policy_len)
+		policy[0] = 0;
+	if (why && why_len)
+		why[0] = 0;
+	if (!cpu || strcmp(cpu->arch, ucopy_cpu()->arch))
+		return -1;
+	if (policy && policy_len)
+		ucopy_arch_auto(cpu, cpu->features, policy, policy_len);
+	const struct ucopy_auto_row *row = ucopy_arch_auto_row(cpu, cpu->features);
+	size_t pos = 0;
+	ucopy_put(why, why_len, &pos, "%s: %s", row->name, row->why);
+	return pos > INT_MAX ? INT_MAX : (int)pos;
+}
+
 size_t ucopy_auto_explain(char *buf, size_t len)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
-	const struct ucopy_auto_row *row = ucopy_arch_auto_row(c->features);
+	const struct ucopy_auto_row *row = ucopy_arch_auto_row(c, c->features);
 	size_t pos = 0;
 	if (buf && len)
 		buf[0] = 0;
@@ -202,7 +219,7 @@ size_t ucopy_auto_explain(char *buf, size_t len)
 	 * features that are left. */
 	if (c->features != c->detected) {
 		char text[128];
-		ucopy_arch_auto(c->features, text, sizeof text);
+		ucopy_arch_auto(c, c->features, text, sizeof text);
 		ucopy_put(buf, len, &pos, "; without the features UCOPY_FEATURES removed, "
 			  "the row gives %s", text);
 	}

@@ -514,6 +514,32 @@ static void check_auto(uint64_t f, const char *label)
 		printf("  auto (%s): %s\n", label, text);
 }
 
+/* ucopy_auto_for(): the running CPU, described, is what auto chose running;
+ * another architecture and NULL are refused. */
+static void test_auto_for(void)
+{
+	const struct ucopy_cpu *c = ucopy_cpu();
+	char why[1024];
+	ucopy_auto_explain(why, sizeof why);
+	char pol[256], why2[1024], pol_run[256];
+	struct ucopy_policy p;
+	char err[256];
+	CHECK(ucopy_auto_for(c, pol, sizeof pol, why2, sizeof why2) == (int)strlen(why2) &&
+	      (!strcmp(why, why2) || c->features != c->detected),
+	      "ucopy_auto_for(this CPU): '%s' against '%s'", why2, why);
+	CHECK(ucopy_policy_resolve(&p, "auto", c->features, err, sizeof err) == 0, "%s", err);
+	ucopy_policy_format(&p, pol_run, sizeof pol_run);
+	CHECK(!strcmp(pol, pol_run), "ucopy_auto_for: '%s', running: '%s'", pol, pol_run);
+	struct ucopy_cpu other = *c;
+	snprintf(other.arch, sizeof other.arch, "%s",
+		 strcmp(c->arch, "x86_64") ? "x86_64" : "aarch64");
+	pol[0] = why2[0] = 'x';
+	CHECK(ucopy_auto_for(&other, pol, sizeof pol, why2, sizeof why2) == -1 && !pol[0] &&
+	      !why2[0], "ucopy_auto_for(%s on a %s library) accepted", other.arch, c->arch);
+	CHECK(ucopy_auto_for(NULL, pol, sizeof pol, NULL, 0) == -1, "ucopy_auto_for(NULL)");
+	check_group("ucopy_auto_for: a CPU described");
+}
+
 static void test_auto(void)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
@@ -798,6 +824,7 @@ int main(void)
 	test_malformed();
 	test_named();
 	test_auto();
+	test_auto_for();
 	test_fit();
 	test_kernel_lookup();
 #elif defined(UCOPY_PORT_aarch64)

@@ -142,9 +142,8 @@ static int runs(const char *name, uint64_t f)
 	return k && ucopy_kernel_supported(k, f);
 }
 
-static size_t auto_nt_limit(uint64_t f)
+static size_t auto_nt_limit(const struct ucopy_cpu *c, uint64_t f)
 {
-	const struct ucopy_cpu *c = ucopy_cpu();
 	size_t l = AUTO_NT_FALLBACK;
 
 	if (c->features == f && c->l3) {
@@ -233,20 +232,20 @@ static const struct auto_row rows[] = {
 	  NULL, 0, 1, 0 },
 };
 
-static const struct auto_row *auto_row(uint64_t f)
+static const struct auto_row *auto_row(const struct ucopy_cpu *c, uint64_t f)
 {
 	return ucopy_auto_row_find(rows, sizeof rows / sizeof rows[0], sizeof rows[0],
-				   f, ucopy_cpu()->family);
+				   c, f, c->family);
 }
 
-const struct ucopy_auto_row *ucopy_arch_auto_row(uint64_t f)
+const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *c, uint64_t f)
 {
-	return &auto_row(f)->row;
+	return &auto_row(c, f)->row;
 }
 
-void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
+void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t len)
 {
-	const struct auto_row *row = auto_row(f);
+	const struct auto_row *row = auto_row(c, f);
 	const char *vec = zmm_is_free(f) ? "avx512"
 			: runs("avx2", f) ? "avx2"
 			: runs("sse2", f) ? "sse2" : "unrolled";
@@ -272,7 +271,7 @@ void ucopy_arch_auto(uint64_t f, char *buf, size_t len)
 	}
 	if (row->stream && runs("nt", f)) {
 		char nt[32];
-		ucopy_size_format(auto_nt_limit(f), nt, sizeof nt);
+		ucopy_size_format(auto_nt_limit(c, f), nt, sizeof nt);
 		ucopy_put(buf, len, &pos, "%s", nt);
 		ucopy_put(buf, len, &pos, ":%s,%s", vec,
 		    zmm_is_free(f) && runs("nt512", f) ? "nt512" : "nt");

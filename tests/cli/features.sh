@@ -133,3 +133,47 @@ expect "--help names every variable the command reads" \
 	sh -c "for v in UCOPY_POLICY UCOPY_PROFILE UCOPY_FEATURES UCOPY_DATA_DIR UCOPY_PRELOAD; do grep -q \"^  \$v \" '$out' || exit 1; done"
 run
 expect "no command: usage on stderr, exit 2" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -q usage '$err'"
+
+# --cpu: auto for a CPU described, not at hand.  Described as this machine
+# is (its vendor, family, model, features and caches), it must choose what
+# the library chose running; the row is the same one.
+run features --json
+if [ "$(ucopy_arch)" = x86_64 ] && [ $rc -eq 0 ]; then
+	spec=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["cpu"]
+v = {"AuthenticAMD": "amd", "GenuineIntel": "intel"}.get(c["vendor"], "")
+print("%s:%d:%d none,%s %d,%d" % (v, c["family"], c["model"], ",".join(d["features"]),
+                                  d["caches"]["l2"], d["caches"]["l3"]))' "$out")
+	set -- $spec
+	UCOPY_POLICY= run features --cpu "$1" --assume-features "$2" --caches "$3" --json
+	cp "$out" "$out.cpu"
+	UCOPY_POLICY= run features --json
+	expect "features --cpu: this machine described chooses what it runs ($1)" python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["policy_source"] != "default" or a["policy"] == b["policy"], (a["policy"], b["policy"])
+assert a["auto_row"] == b["auto_row"], (a["auto_row"], b["auto_row"])
+assert a["features_from"] == "assumed" and a["features"] == b["features"]
+' "$out.cpu" "$out"
+	rm -f "$out.cpu"
+	# A family no row knows takes the default row, with any vendor.
+	run features --cpu intel:15:4 --assume-features none,sse2
+	expect "features --cpu: an unknown family takes the default row" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^auto      default: ' '$out' && grep -q '^policy    32M:sse2,nt$' '$out' &&
+			grep -q 'L3 unknown (the streaming threshold falls back to 32 MiB)' '$out'"
+	# Zen 4 as the corpus measured it (data/machines/amd-25-17): no
+	# AVX-VNNI, L3 32M: the family 0x19 row's avx2 to a quarter of the L3.
+	run features --cpu AuthenticAMD:0x19:0x11 --assume-features none,sse2,avx,avx2,avx512f,avx512bw,avx512vl,erms,fsrm,rep_good --caches 1M,32M
+	expect "features --cpu: the family 0x19 row for Zen 4" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^auto      AMD family 0x19 ' '$out' && grep -q '^policy    8M:avx2,nt$' '$out'"
+	usage_error "features --cpu: bad vendor" "bad --cpu 'via:6:15'" features --cpu via:6:15
+	usage_error "features --cpu: missing model" "bad --cpu 'amd:25'" features --cpu amd:25
+	usage_error "features --cpu: model out of range" "bad --cpu 'amd:25:70000'" features --cpu amd:25:70000
+	usage_error "features --cpu: bad features" "bad --assume-features 'avx9'" features --cpu amd:25:17 --assume-features avx9
+	usage_error "features --cpu: bad caches" "bad --caches '1M'" features --cpu amd:25:17 --caches 1M
+	usage_error "features: --caches without --cpu" "--caches describes the CPU --cpu names" features --caches 1M,32M
+else
+	echo "SKIP features --cpu: x86-64's rows (the aarch64 port has its default row only)"
+fi
