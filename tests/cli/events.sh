@@ -29,7 +29,7 @@ for r in d["results"]:
 
 run bench --event raw:0x11 --kernels libc --sizes 64,128 --seconds 0.1 --format csv
 expect "bench --event: the CSV ends with a column named by the event" \
-	sh -c 'head -1 "$1" | grep -q ",replay,slow_rounds,raw:0x11$" && [ "$(wc -l <"$1")" -eq 3 ]' sh "$out"
+	sh -c 'head -1 "$1" | grep -q ",replay,slow_rounds,scrub_every,raw:0x11$" && [ "$(wc -l <"$1")" -eq 3 ]' sh "$out"
 
 run compare libc libc --sizes 64 --seconds 0.1 --event raw:0x11 -q
 expect "compare --event: a line for the event in each block" \

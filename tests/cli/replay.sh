@@ -43,8 +43,8 @@ expect "bench --replay: the table names the file and the order" sh -c "[ $rc -eq
 	grep -Eq '^word +small.seq recorded +rec +rec +rec ' '$out'"
 run bench --kernels word --replay "$seq" --seconds 0.05 --format csv
 expect "bench --replay: CSV has regime, sequence and replay columns" sh -c "[ $rc -eq 0 ] &&
-	head -1 '$out' | grep -q ',copies,regime,sequence,replay,slow_rounds\$' &&
-	tail -1 '$out' | grep -q '^word,,,,,,hot,.*,recorded,5,$seq,[0-9][0-9]*\$'"
+	head -1 '$out' | grep -q ',copies,regime,sequence,replay,slow_rounds,scrub_every\$' &&
+	tail -1 '$out' | grep -q '^word,,,,,,hot,.*,recorded,5,$seq,[0-9][0-9]*,0\$'"
 
 # Both regimes of a distribution: two cells, each named, the repeated one
 # as long as asked, drawn with one seed.

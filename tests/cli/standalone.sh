@@ -54,7 +54,7 @@ expect "calibrate --quick from a lone tree verifies on the ten" python3 -c '
 import json, sys
 out, prof = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
 want = sys.argv[3] + "/data/distributions"
-assert "verified  on 10 distributions in %s (source tree)\n" % want in out, out
+assert "verified  on 10 distributions in %s (source tree), seed 1, sizes in an order no predictor learns\n" % want in out, out
 got = [l.split()[3][:-4] for l in prof if l.startswith("# verify mixed ")]
 assert got == json.loads(sys.argv[4]), got
 ' "$out" "$tmp/profile" "$(cd "$src" && pwd -P)" "$names"
