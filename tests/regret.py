@@ -33,8 +33,10 @@ BAND_BOUND = 1.05
 SIZE_BOUND = 1.15
 # The sweep's series that are not kernels a policy can pick.
 NOT_KERNELS = {"libc", "ucopy"}
-# A vendor string no row of auto knows: the default row, for any CPU.
-NO_ROW_VENDOR = {"x86_64": "intel", "aarch64": "0x00"}
+# No row of auto is keyed by family 0 (x86-64) or MIDR part 0 (aarch64):
+# the CPU's own vendor with that id takes the default row, and keeps what
+# the vendor decides beside the row (on Intel the streaming threshold).
+NO_ROW_ID = 0
 
 
 def parse_size(text):
@@ -81,6 +83,7 @@ def regret(rules, tables):
     """Per cache state: {size: regret} (median over ordered pairs of
     reports) and {band index: (geomean, sizes)}."""
     out = {}
+    missing = set()
     for cache in ("hot", "cold"):
         per_size = {}
         sizes = sorted(set.intersection(*[set().union(*[set(k) for k in t[cache].values()])
@@ -98,6 +101,7 @@ def regret(rules, tables):
                     best = min(cands, key=lambda k: ta[k][n])
                     _, mine = kernel_at(rules, n)
                     if mine not in tb or n not in tb[mine]:
+                        missing.add((cache, n, mine))
                         continue
                     vals.append(tb[mine][n] / tb[best][n])
             if vals:
@@ -111,7 +115,7 @@ def regret(rules, tables):
             bands.setdefault(i, []).append(r)
         out[cache] = (per_size, {i: (math.exp(sum(map(math.log, v)) / len(v)), len(v))
                                  for i, v in bands.items()})
-    return out
+    return out, sorted(missing)
 
 
 def auto_policy(ucopy, vendor, family, model, features, caches):
@@ -164,11 +168,19 @@ def main():
         caches = reports[0]["machine"]["caches"]
         vendor = {"AuthenticAMD": "amd", "GenuineIntel": "intel"}.get(cpu["vendor"], cpu["vendor"])
         tables = [sweep_table(r) for r in reports]
-        for who, v in (("auto", vendor), ("default row", NO_ROW_VENDOR.get(cpu["arch"], "intel"))):
-            fam = cpu["family"] if who == "auto" else 0
-            policy, row = auto_policy(a.ucopy, v, fam, cpu["model"], feats, caches)
+        for who in ("auto", "default row"):
+            fam, model = cpu["family"], cpu["model"]
+            if who != "auto":
+                # x86-64's rows are keyed by family, aarch64's by part.
+                fam, model = (NO_ROW_ID, model) if cpu["arch"] == "x86_64" else (0, NO_ROW_ID)
+            policy, row = auto_policy(a.ucopy, vendor, fam, model, feats, caches)
             rules = policy_rules(policy)
-            res = regret(rules, tables)
+            res, missing = regret(rules, tables)
+            # A size the policy sends to a kernel a report did not time is
+            # not judged, and says so: a band must not pass unseen.
+            for cache, n, k in missing:
+                broken.append("%s %s %s: %s at %s not in a report (not judged)" %
+                              (m, who, cache, k, fmt_size(n)))
             for cache in ("hot", "cold"):
                 per_size, bands = res[cache]
                 if not per_size:

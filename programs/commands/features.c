@@ -155,7 +155,8 @@ static int parse_vendor(const char *arch, const char *s, size_t n, char *out, si
 	return 0;
 }
 
-/* A family or model: decimal or 0x-hex, at most 0xffff. */
+/* A family or model: decimal (a leading 0 too: not octal) or 0x-hex, at
+ * most 0xffff. */
 static int parse_id(const char *s, size_t n, unsigned *out)
 {
 	char buf[16], *end;
@@ -163,7 +164,10 @@ static int parse_id(const char *s, size_t n, unsigned *out)
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	unsigned long v = strtoul(buf, &end, 0);
+	int hex = n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+	if (hex && (buf[2] == '-' || buf[2] == '+' || buf[2] == ' '))
+		return -1;
+	unsigned long v = strtoul(hex ? buf + 2 : buf, &end, hex ? 16 : 10);
 	if (*end || v > 0xffff)
 		return -1;
 	*out = (unsigned)v;
@@ -225,7 +229,8 @@ static int described(const char *spec, const char *assume, const char *caches, i
 		return EXIT_FAIL;
 	}
 	ucopy_auto_for(&c, NULL, 0, why, (size_t)n + 1);
-	const char *from = assume ? "assumed" : "this machine's";
+	const char *from = assume ? "assumed"
+			   : "this machine's, not necessarily that CPU's: give --assume-features";
 	if (json) {
 		struct json j;
 		json_init(&j, stdout, 1);

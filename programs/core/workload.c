@@ -143,7 +143,7 @@ static int setup_dist(struct workload *w, const char *arg, enum cache_state cach
 	if (data_dist_path(arg, path, sizeof path, err, errlen) < 0 ||
 	    dist_read_file(path, &w->dist, err, errlen) < 0)
 		return -1;
-	if (dist_sample(&w->dist, len, seed, &w->seq) < 0)
+	if (dist_regime_sample(&w->dist, regime, len, seed, &w->seq) < 0)
 		return errmsg(err, errlen, "out of memory") - 1;
 	cell_init_drawn(&w->cell, &w->seq, cache);
 	w->cache = cache_name(cache);

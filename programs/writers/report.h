@@ -19,12 +19,12 @@
 
 #define REPORT_NAME 64
 
-/* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
 /* The version of the layout report_write_json() writes (docs/report.md,
- * "The JSON's schema").  1: the reports written before the key existed (up
- * to commit f98618d, whose reports are in data/machines/); 2: the key, and
- * `distribution_dir`. */
+ * "The JSON's schema").  1: the reports written before the key existed
+ * (f98618d's among them, in data/machines/); 2: the key. */
 #define REPORT_JSON_SCHEMA 2
+
+/* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
 
 struct report_variant {
 	char name[REPORT_NAME];   /* "avx2", "libc", "ucopy" */

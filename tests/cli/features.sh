@@ -168,6 +168,12 @@ assert a["features_from"] == "assumed" and a["features"] == b["features"]
 	run features --cpu AuthenticAMD:0x19:0x11 --assume-features none,sse2,avx,avx2,avx512f,avx512bw,avx512vl,erms,fsrm,rep_good --caches 1M,32M
 	expect "features --cpu: the family 0x19 row for Zen 4" \
 		sh -c "[ $rc -eq 0 ] && grep -q '^auto      AMD family 0x19 ' '$out' && grep -q '^policy    8M:avx2,nt$' '$out'"
+	run features --cpu amd:025:017 --json
+	expect "features --cpu: a leading 0 is decimal, not octal" python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["cpu"]
+assert (c["family"], c["model"]) == (25, 17), c
+' "$out"
 	usage_error "features --cpu: bad vendor" "bad --cpu 'via:6:15'" features --cpu via:6:15
 	usage_error "features --cpu: missing model" "bad --cpu 'amd:25'" features --cpu amd:25
 	usage_error "features --cpu: model out of range" "bad --cpu 'amd:25:70000'" features --cpu amd:25:70000

@@ -1,8 +1,8 @@
 # tests/regret.py, auto's regret on the corpus (issue 42), on a synthetic
 # corpus whose answer is known: one machine, the Zen 5 guest's CPU (AMD
 # 26/2, where auto is 17K:avx512,192K:movsb_safe,movsb_aligned with its
-# features), two reports.  The real corpus is reported, not judged, by
-# make check: its regret is docs/performance.md's table.
+# features), two reports.  make check does not judge the real corpus (its
+# regret is docs/performance.md's table, by `python3 tests/regret.py`).
 . tests/cli/lib.sh
 only_arch x86_64 "the synthetic machine is an x86-64 CPU with x86-64 kernels"
 
