@@ -91,7 +91,7 @@ void help_bench(FILE *f)
 	      "                     An event the kernel refuses is listed as unavailable\n"
 	      "  --scrub K          the company condition: run the scrubber (fixed,\n"
 	      "                     copy-like code with unlearnable branches) after\n"
-	      "                     every K copies (64..16M), untimed, instead of\n"
+	      "                     every K copies (256..16M), untimed, instead of\n"
 	      "                     timing each variant at its steady state; every\n"
 	      "                     result names it (docs/bench.md, \"Company\")\n"
 	      "  --seed N           seed for --dist's size sequence (default: fresh,\n"

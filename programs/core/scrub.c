@@ -11,6 +11,12 @@
 #define SCRUB_SEED 0x5c7b
 #define SCRUB_MAX 4096
 
+_Static_assert(SCRUB_TABLE % SCRUB_DECISIONS == 0, "a run never wraps inside the table");
+
+static uint16_t size[SCRUB_TABLE];
+static int drawn;
+static size_t cursor;
+
 /* An empty asm in an arm keeps the compiler from turning the arm into a
  * conditional move: the branches are the point. */
 #define ARM() __asm__ volatile("" ::: "memory")
@@ -58,19 +64,25 @@ static __attribute__((noinline)) uint64_t decide(uint64_t n, uint64_t acc)
 	return acc;
 }
 
-uint64_t scrub_run(void)
+void scrub_reset(void)
 {
-	static uint16_t size[SCRUB_DECISIONS];
-	static int drawn;
 	if (!drawn) {
 		struct rng g;
 		rng_seed(&g, SCRUB_SEED);
-		for (size_t i = 0; i < SCRUB_DECISIONS; i++)
+		for (size_t i = 0; i < SCRUB_TABLE; i++)
 			size[i] = (uint16_t)(exp(rng_unit(&g) * log(SCRUB_MAX + 1.0)) - 1);
 		drawn = 1;
 	}
+	cursor = 0;
+}
+
+uint64_t scrub_run(void)
+{
+	if (!drawn)
+		scrub_reset();
 	uint64_t acc = 0;
 	for (size_t i = 0; i < SCRUB_DECISIONS; i++)
-		acc = decide(size[i], acc);
+		acc = decide(size[cursor + i], acc);
+	cursor = (cursor + SCRUB_DECISIONS) % SCRUB_TABLE;
 	return acc;
 }

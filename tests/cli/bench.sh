@@ -212,7 +212,7 @@ printf '0:0.5,8\n' >"$dist"
 bad "malformed distribution" ":1: bad entry '8'" --dist "$dist"
 bad "dist with sizes" "--dist draws sizes" --dist "$dist" --sizes 64
 bad "unwritable output" "cannot write '/nonexistent/out'" --kernels word -o /nonexistent/out
-bad "scrub too often" "bad --scrub '63' \\(expected 64\\.\\.16777216 copies" --kernels word --scrub 63
+bad "scrub too often" "bad --scrub '255' \\(expected 256\\.\\.16777216 copies" --kernels word --scrub 255
 bad "scrub not a number" "bad --scrub 'often'" --kernels word --scrub often
 
 # The company condition: the scrubber runs within every batch, no variant
