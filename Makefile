@@ -11,6 +11,9 @@ VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# WERROR=1 makes every warning an error (CI builds so: .ci/run); the
+# default build keeps going on a newer compiler's new warnings.
+WARN    += $(if $(WERROR),-Werror)
 BASEFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -pthread $(WARN)
 ALL_CPPFLAGS = -Iinclude -Ilib -Ilib/$(PORT) -DUCOPY_PORT_$(PORT) $(CPPFLAGS)
 LIB_CFLAGS := $(BASEFLAGS) $(CFLAGS)
@@ -84,7 +87,7 @@ help:
 	@echo "make report     run the lab and write report.html"
 	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
-	@echo "variables: V=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
+	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

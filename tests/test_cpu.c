@@ -478,8 +478,10 @@ static void test_parse(void)
 	check_group("cpu feature list parsing");
 }
 
+#ifdef UCOPY_PORT_x86_64
 /* UCOPY_FEATURES's rule, which the library and the command both ask for:
- * removals apply, a list that adds a feature is refused whole. */
+ * removals apply, a list that adds a feature is refused whole (x86-64's
+ * feature names). */
 static void test_mask(void)
 {
 	uint64_t detected = F(SSE2) | F(ERMS), out;
@@ -505,7 +507,6 @@ static void test_mask(void)
 	check_group("cpu feature mask (UCOPY_FEATURES)");
 }
 
-#ifdef UCOPY_PORT_x86_64
 /* REP_GOOD by vendor, family and signature, as the Linux vendor files set
  * it (the rules cpu.c cites), including the boundaries. */
 static void test_rep_good(void)
