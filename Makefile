@@ -68,7 +68,8 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
-.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report install uninstall clean help
+
+.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -85,6 +86,7 @@ help:
 	@echo "make bench-layouts  ucopy_memcpy against glibc on the distributions, once per code layout (median over layouts)"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
+	@echo "make regret     auto's regret on every measured machine in data/machines"
 	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
@@ -285,6 +287,12 @@ $(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(w
 
 report: all
 	$(Q)$(B)/ucopy report -o report.html && echo "report: $(CURDIR)/report.html"
+
+# auto's regret on every machine of the corpus (data/machines/README.md);
+# the bounds are judged, not enforced: they are broken while the rows are
+# written by hand (docs/performance.md, "auto's regret on the corpus").
+regret: $(B)/ucopy
+	$(Q)python3 tests/regret.py --ucopy $(B)/ucopy
 
 $(B)/ucopy.pc: ucopy.pc.in include/ucopy.h $(B)/paths.stamp
 	@mkdir -p $(B)
