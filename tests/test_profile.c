@@ -1,10 +1,12 @@
 /*
  * test_profile.c - calibration profiles: the loader accepts exactly the
  * profiles measured on this CPU that parse completely, says why it rejects
- * the others, and reads back what the writer writes; the derivation picks the
- * fastest clean kernel per class without chasing noise.
+ * the others, and reads back what the writer writes; a derived policy is
+ * saved only when it beats auto, and calibrate keeps the rules that won.
+ * (The derivation itself: test_derive.c.)
  */
 #include "calibration.h"
+#include "cal_synth.h"
 #include "check.h"
 #include "ucopy.h"
 
@@ -463,209 +465,6 @@ static void test_round_trip(void)
 	check_group("profile: what the writer writes, the loader reads");
 }
 
-/* A synthetic calibration: kernel times per size from a function, with a
- * tight interval (the derivation's significance test passes) unless noisy. */
-static void fill(struct calibration *cal, const char *const *names, size_t nk,
-		 double (*ns)(size_t k, size_t size), const size_t *sizes, size_t ns_)
-{
-	for (size_t i = 0; i < ns_; i++) {
-		struct cal_point *pt = calibration_point(cal, sizes[i]);
-		double best = INFINITY;
-		for (size_t k = 0; k < nk; k++)
-			best = fmin(best, ns(k, sizes[i]));
-		for (size_t k = 0; k < nk; k++) {
-			double t = ns(k, sizes[i]);
-			calibration_set(cal, pt, CAL_HOT, ucopy_kernel_find(names[k]), t,
-					t / best * 0.99, t / best * 1.01);
-		}
-	}
-}
-
-/* The kernels the synthetic calibrations below name: a string instruction
- * with a cliff and its guarded variant, and two vector kernels.  The
- * derivation knows no kernel; any four of the port's that need no
- * feature the emulated CPU lacks do. */
-#ifdef UCOPY_PORT_x86_64
-#define K_REP "movsb"
-#define K_SAFE "movsb_safe"
-#define K_VEC "avx2"
-#define K_VEC2 "sse2"
-#else
-#define K_REP "ldp"
-#define K_SAFE "ldtr"
-#define K_VEC "neon"
-#define K_VEC2 "byte"
-#endif
-
-static const char *const two[] = { "word", K_REP };
-
-/* word: 1 ns + 0.1 ns/byte; movsb: 20 ns + 0.02 ns/byte: they cross at
- * 237.5 bytes. */
-static double crossing(size_t k, size_t n)
-{
-	return k == 0 ? 1 + 0.1 * (double)n : 20 + 0.02 * (double)n;
-}
-
-/* As crossing(), but at 64 bytes movsb looks 30% faster: one noisy point. */
-static double blip(size_t k, size_t n)
-{
-	if (n == 64)
-		return k == 0 ? 13 : 10;
-	return crossing(k, n);
-}
-
-static void test_derive(void)
-{
-	static const size_t sizes[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 4096 };
-	const size_t nsz = sizeof sizes / sizeof sizes[0];
-	struct calibration cal;
-	char text[256];
-
-	calibration_init(&cal);
-	fill(&cal, two, 2, crossing, sizes, nsz);
-	calibration_derive(&cal);
-	ucopy_policy_format(&cal.policy, text, sizeof text);
-	/* movsb wins from 256 on, word up to 128: the threshold just above
-	 * 128, not at 256 (word was never measured to win past 128). */
-	CHECK(!strcmp(text, "136:word," K_REP), "crossing: '%s'", text);
-	CHECK(cal.ncross == 1 && cal.cross[0].from == ucopy_kernel_find("word") &&
-	      cal.cross[0].to == ucopy_kernel_find(K_REP), "one crossover");
-	calibration_free(&cal);
-
-	/* One point where the other kernel wins is noise, not a class. */
-	calibration_init(&cal);
-	fill(&cal, two, 2, blip, sizes, nsz);
-	calibration_derive(&cal);
-	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "136:word," K_REP), "blip: '%s'", text);
-	calibration_free(&cal);
-
-	/* A distance cliff in movsb from 256 bytes on: the guarded variant
-	 * takes its place where it is within reach, else the next best. */
-	calibration_init(&cal);
-	static const char *const three[] = { "word", K_REP, K_SAFE };
-	fill(&cal, three, 2, crossing, sizes, nsz);
-	for (size_t i = 0; i < nsz; i++) {
-		struct cal_point *pt = calibration_point(&cal, sizes[i]);
-		double t = crossing(1, sizes[i]) * 1.01, best = fmin(crossing(0, sizes[i]),
-								 crossing(1, sizes[i]));
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_SAFE), t,
-				t / best * 0.99, t / best * 1.01);
-	}
-	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 256, 25.0, 0, 1);
-	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 4096, 24.0, 0, 1);
-	calibration_derive(&cal);
-	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "136:word," K_SAFE), "cliff: '%s'", text);
-	calibration_free(&cal);
-
-	/* Indistinguishable kernels: no switch at all. */
-	calibration_init(&cal);
-	for (size_t i = 0; i < nsz; i++) {
-		struct cal_point *pt = calibration_point(&cal, sizes[i]);
-		double a = 10 + (double)(i % 2), b = 10 + (double)((i + 1) % 2);
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_VEC), a, 0.8, 1.25);
-		calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_VEC2), b, 0.8, 1.25);
-	}
-	calibration_derive(&cal);
-	CHECK(cal.policy.nrules == 1, "noise made %u rules", cal.policy.nrules);
-	calibration_free(&cal);
-	check_group("profile: derivation picks the fastest clean kernel per class");
-}
-
-/* Three kernels, each fastest in one range: word to 16 KiB, movsb from
- * 17 to 28 KiB (a kernel that wins only between two sweep sizes), avx2
- * above.  Sweep sizes 16K and 32K alone miss movsb; the refine sizes in
- * between find it. */
-static double three_ranges(size_t k, size_t n)
-{
-	double base = (double)n;
-	if (k == 0)
-		return n <= 16384 ? base : 2 * base;
-	if (k == 1)
-		return n > 16384 && n < 28672 ? 0.5 * base : 1.5 * base;
-	return n >= 28672 ? 0.6 * base : 1.8 * base;
-}
-
-static int parse(struct ucopy_policy *p, const char *text)
-{
-	char err[256];
-	int rc = ucopy_policy_parse(p, text, err, sizeof err);
-	CHECK(rc == 0, "policy '%s': %s", text, err);
-	return rc;
-}
-
-static void test_thresholds(void)
-{
-	static const char *const names[] = { "word", K_REP, K_VEC };
-	static const size_t sweep[] = { 4096, 8192, 16384, 32768, 65536 };
-	static const size_t refined[] = { 4096, 8192, 16384, 19456, 23552, 27648, 32768, 65536 };
-	struct calibration cal;
-	char text[256];
-
-	/* No rule reaches past the last size its kernel won at, nor into the
-	 * first size the next kernel won at. */
-	calibration_init(&cal);
-	fill(&cal, names, 3, three_ranges, sweep, sizeof sweep / sizeof sweep[0]);
-	calibration_derive(&cal);
-	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "17K:word," K_VEC), "sweep only: '%s'", text);
-	calibration_free(&cal);
-	calibration_init(&cal);
-	fill(&cal, names, 3, three_ranges, refined, sizeof refined / sizeof refined[0]);
-	calibration_derive(&cal);
-	ucopy_policy_format(&cal.policy, text, sizeof text);
-	CHECK(!strcmp(text, "17K:word,28K:" K_REP "," K_VEC), "refined: '%s'", text);
-	for (unsigned i = 0; i < cal.ncross; i++) {
-		const struct cal_cross *x = &cal.cross[i];
-		CHECK(x->below < x->limit && x->limit <= x->at, "crossover %u at %zu, between %zu and %zu",
-		      i, x->limit, x->below, x->at);
-		CHECK(ucopy_policy_kernel(&cal.policy, x->below) == x->from &&
-		      ucopy_policy_kernel(&cal.policy, x->at) == x->to,
-		      "crossover %u: %s at %zu, %s at %zu", i, x->from->name, x->below,
-		      x->to->name, x->at);
-		CHECK(x->nev >= 2, "crossover %u has %u evidence", i, x->nev);
-	}
-	calibration_free(&cal);
-
-	/* Above the largest measured size, auto's rules: from auto's own
-	 * threshold when it lies above, else just above that size. */
-	static const size_t small[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 4096 };
-	struct ucopy_policy a;
-	calibration_init(&cal);
-	fill(&cal, two, 2, crossing, small, sizeof small / sizeof small[0]);
-	if (!parse(&a, "8K:" K_REP ",word")) {
-		cal.inherit = &a;
-		calibration_derive(&cal);
-		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, "136:word,8K:" K_REP ",word"), "inherited above: '%s'", text);
-		CHECK(cal.ncross == 2 && cal.cross[1].inherited && !cal.cross[0].inherited,
-		      "inherited marks");
-	}
-	if (!parse(&a, "2K:" K_REP ",byte")) {
-		cal.inherit = &a;
-		calibration_derive(&cal);
-		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, "136:word,4160:" K_REP ",byte"), "inherited within: '%s'", text);
-	}
-	/* Kernels that tie: auto's wins. */
-	if (!parse(&a, K_REP)) {
-		calibration_free(&cal);
-		calibration_init(&cal);
-		for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
-			struct cal_point *pt = calibration_point(&cal, small[i]);
-			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find("word"), 10, 1, 1.02);
-			calibration_set(&cal, pt, CAL_HOT, ucopy_kernel_find(K_REP), 10.1, 0.99, 1.02);
-		}
-		cal.inherit = &a;
-		calibration_derive(&cal);
-		ucopy_policy_format(&cal.policy, text, sizeof text);
-		CHECK(!strcmp(text, K_REP), "tie: '%s'", text);
-	}
-	calibration_free(&cal);
-	check_group("profile: thresholds lie between measured sizes; auto above them");
-}
-
 /* A verify check: derived ns = auto ns * ratio, with the interval
  * [ratio - spread, ratio + spread]; libc 1.2x auto. */
 static void add_check(struct calibration *cal, const char *name, enum cal_state s,
@@ -844,8 +643,6 @@ int main(void)
 	test_rejected();
 	test_paths();
 	test_round_trip();
-	test_derive();
-	test_thresholds();
 	test_judge();
 	test_merge();
 	unlink(path);

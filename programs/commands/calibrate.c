@@ -1275,6 +1275,7 @@ int cmd_calibrate(int argc, char **argv)
 	/* Above the largest size measured, auto's rules (its non-temporal
 	 * one); and auto is what the derived policy must beat. */
 	r.cal.inherit = &r.auto_policy;
+	r.cal.l2 = ucopy_cpu()->l2;
 
 	int rc = phase(&r, sweep_all, 0.35) || phase(&r, cold, 0.15) ||
 		 phase(&r, probes, 0.15);

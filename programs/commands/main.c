@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	  cmd_trace, help_trace, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "report", "run the lab and write one self-contained HTML report with charts",
 	  cmd_report, help_report, CLI_ENV_CHECK | CLI_ENV_PROFILE },
+	{ "derive", "the policy a machine's saved reports derive, without the machine",
+	  cmd_derive, help_derive, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

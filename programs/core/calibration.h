@@ -6,30 +6,37 @@
  * medians and intervals, and the derivation and the writer are plain
  * functions of it, so that tests can feed them synthetic measurements.
  *
- * The derivation picks one kernel per measured size so that the summed cost
- * is least, where
- *  - a kernel with a distance cliff near a size (a probe at the nearest
- *    probed size at or below it, or at or above it, found one) cannot be
- *    picked there, nor can a kernel that does not recover from faults (the
- *    policy serves ucopy_try() too), nor one not measured hot there;
- *  - in each state (hot, cold, mixed sizes), a kernel costs log(its median /
- *    the best clean kernel's median), less the state's margin, and nothing
- *    unless the paired intervals say it is slower at all: noise costs
- *    nothing;
- *  - each change of kernel from one size to the next costs CAL_SWITCH, twice
- *    that where mixed sizes were measured (a threshold among sizes callers
- *    mix is a branch they mispredict);
- *  - among kernels that tie (no significant loss), auto's kernel for the
- *    size wins, so that noise alone never moves the policy off auto's.
- * So a kernel is replaced only where the replacement's significant gains add
- * up to more than a switch costs: one noisy size never makes a class, a
- * steady 3% over a few sizes does, and adjacent sizes with the same winner
- * are one class.  A threshold lies just above the last size of the class
- * below it (calibration_tidy()), never past the first size of the class
- * above: no kernel is used beyond the largest size where it was measured to
- * win by more than the gap between two measured sizes, and the command
- * measures more sizes around each threshold to keep that gap small.  Above
- * the largest measured size the policy is `auto`'s.
+ * The derivation (derive.c; docs/calibrate.md, "How a policy is derived")
+ * starts from a default kernel per size, `inherit`'s (auto's, or the
+ * default row's when deriving rows), and leaves it for another kernel only
+ * where the measurements say so:
+ *  - at a measured size, a kernel takes the default's place when it is
+ *    CAL_WIN faster hot, the far end of the interval included, and loses
+ *    nowhere (a loss: the interval's near end beyond 1); beyond the L2
+ *    (`l2`) it may win cold instead, and a kernel that wins hot and loses
+ *    cold there is not taken; below CAL_SHORT it must win with mixed
+ *    sizes as well; where several kernels win, the picks change kernel as
+ *    few times as they can (then the fastest);
+ *  - only kernels that recover from faults (the policy serves ucopy_try()
+ *    too) are candidates, and a kernel with a distance cliff near the size
+ *    (a probe at the nearest probed size at or below it, or at or above
+ *    it, found one) only where its worst cell, its time times the cliff,
+ *    is no slower than the default's worst: a 10-47x cliff never pays and
+ *    leaves the size to the guarded variant, which wins or not by its own
+ *    times, guard included, and its own cells;
+ *  - a band is a run of sizes that leave the default for one kernel; a run
+ *    of default sizes between two bands of one kernel that loses at none of
+ *    them joins them; a band narrower than CAL_NARROW (its last size over
+ *    its first) is kept only with a gain of CAL_NARROW_WIN, and while the
+ *    policy has more than CAL_RULES rules, the band with the least gain is
+ *    given up unless it gains CAL_EXTRA_WIN (gain: the geometric mean over
+ *    the band's sizes of the default's time over the kernel's, cold beyond
+ *    the L2 where measured);
+ *  - a threshold lies just above the last size of the class below it
+ *    (calibration_tidy()), never past the first size of the class above,
+ *    and above the largest measured size the rules are `inherit`'s;
+ *  - it is a function of the measurements alone: the same measurements
+ *    give the same policy, byte for byte.
  *
  * calibration_judge() then keeps the derived policy only when the verify
  * phase measured it ahead of `auto` by a significant margin, and never
@@ -50,12 +57,18 @@
 /* Cold medians spread about twice as much (every copy waits on memory, and
  * the other tenants of the host share it). */
 #define CAL_SIGNIFICANT_COLD 0.05
-/* The cost of a change of kernel, in summed log ratios: log(1.15).  A single
- * size 30% faster with the other kernel (switching there and back costs
- * twice this) is taken for a size-specific quirk; the 10-20% swings between
- * avx2 and avx512 from one size to the next below 1 KiB on the project's
- * Xeon are that. */
-#define CAL_SWITCH 0.1398
+/* The derivation's rules (above; issue 42's figures). */
+#define CAL_WIN 0.03
+#define CAL_NARROW 2.0
+#define CAL_NARROW_WIN 0.10
+#define CAL_RULES 4
+#define CAL_EXTRA_WIN 0.05
+/* Below this a kernel must also win with mixed sizes (calibrate measures
+ * them; a report does not, and the default stays there): callers mix short
+ * sizes freely, and a rule at 2 bytes made copies of 1 to 16 bytes drawn at
+ * random 1.22x slower in `ucopy calibrate --quick`'s verify on the
+ * project's Xeon (6/207), with the same kernel on both sides of it. */
+#define CAL_SHORT 64
 /* A distance or alignment cell this much slower than its control is a cliff
  * (Zen 3 rep movsb: ~25x; ordinary misalignment costs well under 1.5x). */
 #define CAL_CLIFF 1.5
@@ -152,6 +165,8 @@ struct calibration {
 	 * sizes a run can afford to measure), those rules marked inherited;
 	 * NULL: the last measured class goes on. */
 	const struct ucopy_policy *inherit;
+	/* Sizes above this are judged cold as well as hot; 0: hot only. */
+	size_t l2;
 	/* Output. */
 	struct ucopy_policy policy;
 	unsigned ncross;
@@ -174,6 +189,8 @@ struct calibration {
 
 void calibration_init(struct calibration *cal);
 void calibration_free(struct calibration *cal);
+/* The kernels a calibration can hold: the table's first CAL_MAX_KERNELS. */
+size_t calibration_kernels(void);
 /* Index of k in the kernel table, or -1 when it does not fit CAL_MAX_KERNELS. */
 int calibration_kernel_index(const struct ucopy_kernel *k);
 /* A streaming-store kernel (nt, nt512): it loses until copies outgrow the
@@ -195,7 +212,11 @@ void calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k
 void calibration_note(struct calibration *cal, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* 1 if k has no cliff near `size` (see the top of this file). */
+/* The ratio of k's worst confirmed cliff near `size` (at the nearest
+ * probed size at or below it, or at or above it); 1: none. */
+double calibration_worst(const struct calibration *cal, const struct ucopy_kernel *k,
+			 size_t size);
+/* 1 if k has no cliff near `size`. */
 int calibration_clean(const struct calibration *cal,
 		      const struct ucopy_kernel *k, size_t size);
 /* n rounded to a size readable in a policy: to 1 byte below 128, 8 below

@@ -1,0 +1,247 @@
+/*
+ * derive.c - `ucopy derive`: the policy the derivation (calibration.h)
+ * gives a machine from its saved reports, without the machine at hand.
+ */
+#include "cli.h"
+#include "corpus.h"
+#include "json.h"
+#include "output.h"
+#include "ucopy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "derive"
+
+void help_derive(FILE *f)
+{
+	fputs("usage: ucopy derive [--json] [--allow-missing] REPORT...\n\n"
+	      "Derives the policy for the machine that REPORT (a `ucopy report --json`\n"
+	      "file, gzipped or not) measured, with the rules `ucopy calibrate` and the\n"
+	      "report's recommendation use (docs/calibrate.md, \"How a policy is\n"
+	      "derived\"), starting from the policy auto's default row gives that CPU.\n"
+	      "Several reports of one CPU are judged together: a kernel's win must hold\n"
+	      "in each of them.  The reports' own kernels are the ones judged: they must\n"
+	      "be of this ucopy's architecture.\n\n"
+	      "  --json           one JSON object: cpu {vendor, family, model, brand},\n"
+	      "                   reports [paths], default (the default row's policy),\n"
+	      "                   policy, thresholds [{limit, from, to, inherited,\n"
+	      "                   below, at}], skipped [{path, reason}]\n"
+	      "  --allow-missing  skip a report that cannot be read (named on stderr,\n"
+	      "                   with the reason) instead of stopping with exit 2\n\n"
+	      "A report that is truncated, not JSON, of a schema this ucopy does not\n"
+	      "know, of another architecture, or of another CPU than the first one is\n"
+	      "named with the reason (exit 2).\n", f);
+}
+
+struct loaded {
+	struct corpus_report *r;
+	size_t n;
+	char (*skipped)[512];
+	size_t nskipped;
+};
+
+static void release(struct loaded *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		corpus_release(&l->r[i]);
+	free(l->r);
+	free(l->skipped);
+}
+
+static int load(struct loaded *l, char **paths, size_t n, int allow_missing)
+{
+	l->r = calloc(n ? n : 1, sizeof *l->r);
+	l->skipped = calloc(n ? n : 1, sizeof *l->skipped);
+	if (!l->r || !l->skipped) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char err[384];
+		struct corpus_report *r = &l->r[l->n];
+		int bad = corpus_read(paths[i], r, err, sizeof err);
+		if (!bad && l->n && !corpus_same_cpu(&l->r[0], r)) {
+			snprintf(err, sizeof err, "measured on %s %u/%u, not %s %u/%u as %.200s",
+				 r->cpu.vendor, r->cpu.family, r->cpu.model, l->r[0].cpu.vendor,
+				 l->r[0].cpu.family, l->r[0].cpu.model, l->r[0].path);
+			corpus_release(r);
+			bad = 1;
+		}
+		if (!bad) {
+			l->n++;
+			continue;
+		}
+		if (!allow_missing) {
+			cli_error("%s: %s", paths[i], err);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "ucopy: %s: %s (skipped: --allow-missing)\n", paths[i], err);
+		snprintf(l->skipped[l->nskipped++], sizeof l->skipped[0], "%s\t%s", paths[i], err);
+	}
+	if (!l->n) {
+		cli_error("no report left to derive from");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void print_text(const struct loaded *l, const char *def, const struct calibration *cal)
+{
+	const struct ucopy_cpu *c = &l->r[0].cpu;
+	char l2[16], l3[16], text[512];
+	ucopy_size_format(c->l2, l2, sizeof l2);
+	ucopy_size_format(c->l3, l3, sizeof l3);
+	ucopy_policy_format(&cal->policy, text, sizeof text);
+	printf("cpu       %s (%s %u/%u), L2 %s L3 %s\n", l->r[0].brand, c->vendor, c->family,
+	       c->model, l2, l3);
+	printf("reports   %zu:", l->n);
+	for (size_t i = 0; i < l->n; i++)
+		printf(" %s", l->r[i].path);
+	printf("\ndefault   %s (auto's default row for this CPU: where the derivation starts)\n",
+	       def);
+	printf("derived   %s\n", text);
+	for (unsigned i = 0; i < cal->ncross; i++) {
+		const struct cal_cross *x = &cal->cross[i];
+		char lim[16], below[16], at[16];
+		ucopy_size_format(x->limit, lim, sizeof lim);
+		ucopy_size_format(x->below, below, sizeof below);
+		ucopy_size_format(x->at, at, sizeof at);
+		if (x->inherited) {
+			printf("  %-8s %s -> %s: the default's, above the largest size measured\n",
+			       lim, x->from->name, x->to->name);
+			continue;
+		}
+		printf("  %-8s %s -> %s, between %s and %s; %s/%s hot:", lim, x->from->name,
+		       x->to->name, below, at, x->to->name, x->from->name);
+		for (unsigned e = 0; e < x->nev; e++) {
+			char s[16];
+			ucopy_size_format(x->ev_size[e], s, sizeof s);
+			printf(" %s %.2f", s, x->ev_ratio[e]);
+		}
+		printf("\n");
+	}
+}
+
+static void print_json(const struct loaded *l, const char *def, const struct calibration *cal)
+{
+	const struct ucopy_cpu *c = &l->r[0].cpu;
+	char text[512];
+	struct json j;
+	ucopy_policy_format(&cal->policy, text, sizeof text);
+	json_init(&j, stdout, 1);
+	json_begin_object(&j);
+	json_key(&j, "cpu");
+	json_begin_object(&j);
+	json_key(&j, "vendor"); json_string(&j, c->vendor);
+	json_key(&j, "family"); json_uint(&j, c->family);
+	json_key(&j, "model"); json_uint(&j, c->model);
+	json_key(&j, "brand"); json_string(&j, l->r[0].brand);
+	json_end_object(&j);
+	json_key(&j, "reports");
+	json_begin_array(&j);
+	for (size_t i = 0; i < l->n; i++)
+		json_string(&j, l->r[i].path);
+	json_end_array(&j);
+	json_key(&j, "default"); json_string(&j, def);
+	json_key(&j, "policy"); json_string(&j, text);
+	json_key(&j, "thresholds");
+	json_begin_array(&j);
+	for (unsigned i = 0; i < cal->ncross; i++) {
+		const struct cal_cross *x = &cal->cross[i];
+		json_begin_object(&j);
+		json_key(&j, "limit"); json_uint(&j, x->limit);
+		json_key(&j, "from"); json_string(&j, x->from->name);
+		json_key(&j, "to"); json_string(&j, x->to->name);
+		json_key(&j, "inherited"); json_bool(&j, x->inherited);
+		json_key(&j, "below"); json_uint(&j, x->below);
+		json_key(&j, "at"); json_uint(&j, x->at);
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_key(&j, "skipped");
+	json_begin_array(&j);
+	for (size_t i = 0; i < l->nskipped; i++) {
+		char *tab = strchr(l->skipped[i], '\t');
+		json_begin_object(&j);
+		if (tab)
+			*tab = 0;
+		json_key(&j, "path"); json_string(&j, l->skipped[i]);
+		json_key(&j, "reason"); json_string(&j, tab ? tab + 1 : "");
+		json_end_object(&j);
+	}
+	json_end_array(&j);
+	json_end_object(&j);
+	json_finish(&j);
+}
+
+int cmd_derive(int argc, char **argv)
+{
+	int json = 0, allow = 0, rc;
+	char **paths = calloc((size_t)argc, sizeof *paths);
+	size_t n = 0;
+	if (!paths) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--allow-missing"))
+			allow = 1;
+		else if (!strcmp(argv[i], "--"))
+			while (++i < argc)
+				paths[n++] = argv[i];
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			free(paths);
+			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		} else
+			paths[n++] = argv[i];
+	}
+	if (!n) {
+		free(paths);
+		return cli_usage_error(CMD, "no report given (expected REPORT...)");
+	}
+	struct loaded l = { 0 };
+	rc = load(&l, paths, n, allow);
+	free(paths);
+	if (rc) {
+		release(&l);
+		return rc;
+	}
+	struct calibration *cal = calloc(1, sizeof *cal);
+	struct ucopy_policy def;
+	char err[256], deftext[512];
+	if (!cal) {
+		release(&l);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	calibration_init(cal);
+	if (corpus_default_policy(&l.r[0], &def, err, sizeof err)) {
+		cli_error("%s: %s", l.r[0].path, err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	ucopy_policy_format(&def, deftext, sizeof deftext);
+	corpus_calibration(l.r, l.n, cal);
+	cal->inherit = &def;
+	calibration_derive(cal);
+	if (!cal->policy.nrules) {
+		cli_error("%s: no kernel the reports timed can be used at every size", l.r[0].path);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (json)
+		print_json(&l, deftext, cal);
+	else
+		print_text(&l, deftext, cal);
+	rc = EXIT_OK;
+out:
+	calibration_free(cal);
+	free(cal);
+	release(&l);
+	return rc;
+}

@@ -1,0 +1,407 @@
+/*
+ * corpus.c - report files read back as machines and measurements
+ * (corpus.h).
+ */
+#include "corpus.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A report is a few MB; anything far larger is not one. */
+#define MAX_TEXT (256u << 20)
+
+static int fail(char *err, size_t len, const char *fmt, const char *a, const char *b)
+{
+	if (err && len)
+		snprintf(err, len, fmt, a, b);
+	return -1;
+}
+
+/* All of fd into *buf.  @return : the length, or -1 (errno set; E2BIG:
+ * past MAX_TEXT). */
+static ssize_t slurp(int fd, char **buf)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *b = malloc(cap);
+	if (!b)
+		return -1;
+	for (;;) {
+		if (len == cap) {
+			if (cap >= MAX_TEXT) {
+				free(b);
+				errno = E2BIG;
+				return -1;
+			}
+			char *nb = realloc(b, cap *= 2);
+			if (!nb) {
+				free(b);
+				return -1;
+			}
+			b = nb;
+		}
+		ssize_t n = read(fd, b + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			free(b);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	*buf = b;
+	return (ssize_t)len;
+}
+
+/* The text of a gzip file, through `gzip -dc` (the corpus is gzipped; the
+ * command, not a library, keeps ucopy without a dependency). */
+static ssize_t gunzip(const char *path, char **buf, char *err, size_t errlen)
+{
+	int fds[2];
+	if (pipe(fds))
+		return fail(err, errlen, "cannot make a pipe for gzip: %s", strerror(errno), "");
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return fail(err, errlen, "cannot start gzip: %s", strerror(errno), "");
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("gzip", "gzip", "-dc", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	ssize_t n = slurp(fds[0], buf);
+	int e = errno;
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (n < 0) {
+		return fail(err, errlen, "%s", e == E2BIG ? "larger than a report can be"
+							  : strerror(e), "");
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		free(*buf);
+		return fail(err, errlen, "%s", WIFEXITED(status) && WEXITSTATUS(status) == 127
+			    ? "gzip -dc could not be run (is gzip installed?)"
+			    : "not a whole gzip file (gzip -dc failed: truncated?)", "");
+	}
+	return n;
+}
+
+static ssize_t read_text(const char *path, char **buf, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, "cannot open: %s", strerror(errno), "");
+	ssize_t n = slurp(fd, buf);
+	int e = errno;
+	close(fd);
+	if (n < 0)
+		return fail(err, errlen, "%s", e == E2BIG ? "larger than a report can be"
+							 : e == EISDIR ? "a directory, not a report"
+							 : strerror(e), "");
+	if (n >= 2 && (unsigned char)(*buf)[0] == 0x1f && (unsigned char)(*buf)[1] == 0x8b) {
+		free(*buf);
+		return gunzip(path, buf, err, errlen);
+	}
+	return n;
+}
+
+static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
+{
+	const struct jr_value *m = jr_get(r->root, "machine"), *c = jr_get(m, "cpu");
+	const char *arch = jr_string(jr_get(c, "arch")), *vendor = jr_string(jr_get(c, "vendor"));
+	double fam = jr_number(jr_get(c, "family"), -1), model = jr_number(jr_get(c, "model"), -1);
+	const struct jr_value *feats = jr_get(m, "features"), *caches = jr_get(m, "caches");
+
+	if (!arch || !vendor || fam < 0 || model < 0 || !feats || !caches)
+		return fail(err, errlen, "%s", "no machine.cpu {arch, vendor, family, model}, "
+				"machine.features or machine.caches: not a ucopy report", "");
+	if (strcmp(arch, ucopy_cpu()->arch))
+		return fail(err, errlen, "measured on %s; this ucopy is built for %s", arch,
+			    ucopy_cpu()->arch);
+	memset(&r->cpu, 0, sizeof r->cpu);
+	snprintf(r->cpu.arch, sizeof r->cpu.arch, "%s", arch);
+	snprintf(r->cpu.vendor, sizeof r->cpu.vendor, "%s", vendor);
+	snprintf(r->brand, sizeof r->brand, "%s", jr_string(jr_get(c, "brand")) ?
+		 jr_string(jr_get(c, "brand")) : "");
+	r->cpu.family = (unsigned)fam;
+	r->cpu.model = (unsigned)model;
+	r->cpu.stepping = (unsigned)jr_number(jr_get(c, "stepping"), 0);
+	r->cpu.l1d = (size_t)jr_number(jr_get(caches, "l1d"), 0);
+	r->cpu.l2 = (size_t)jr_number(jr_get(caches, "l2"), 0);
+	r->cpu.l3 = (size_t)jr_number(jr_get(caches, "l3"), 0);
+	/* Features by name: a name this library does not know (a later
+	 * version's) is refused, not dropped. */
+	char list[1024], why[256];
+	size_t pos = (size_t)snprintf(list, sizeof list, "none");
+	for (size_t i = 0; i < jr_len(feats); i++) {
+		const char *f = jr_string(jr_at(feats, i));
+		if (!f || pos + strlen(f) + 2 >= sizeof list)
+			return fail(err, errlen, "%s", "machine.features is not a list of names", "");
+		pos += (size_t)snprintf(list + pos, sizeof list - pos, ",%s", f);
+	}
+	if (ucopy_features_parse(list, 0, &r->cpu.features, why, sizeof why))
+		return fail(err, errlen, "machine.features: %s", why, "");
+	r->cpu.detected = r->cpu.features;
+	return 0;
+}
+
+int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen)
+{
+	char *text = NULL, why[192];
+	memset(r, 0, sizeof *r);
+	snprintf(r->path, sizeof r->path, "%s", path);
+	ssize_t n = read_text(path, &text, err, errlen);
+	if (n < 0)
+		return -1;
+	r->root = jr_parse(text, (size_t)n, why, sizeof why);
+	free(text);
+	if (!r->root)
+		return fail(err, errlen, "not JSON (%s): truncated, or not a report", why, "");
+	if (r->root->type != JR_OBJECT) {
+		corpus_release(r);
+		return fail(err, errlen, "%s", "not a JSON object: not a report", "");
+	}
+	const struct jr_value *s = jr_get(r->root, "schema");
+	double schema = s ? jr_number(s, -1) : 1;
+	if (schema != floor(schema) || schema < CORPUS_SCHEMA_MIN || schema > CORPUS_SCHEMA_MAX) {
+		char v[32];
+		snprintf(v, sizeof v, "%g", schema);
+		corpus_release(r);
+		return fail(err, errlen, "schema %s; this ucopy reads schemas 1-2 "
+			    "(docs/report.md, \"The JSON's schema\")%s", s && s->type == JR_NUMBER ? v
+			    : "that is not a number", "");
+	}
+	r->schema = (unsigned)schema;
+	if (read_cpu(r, err, errlen)) {
+		corpus_release(r);
+		return -1;
+	}
+	if (!jr_len(jr_get(r->root, "sweep"))) {
+		corpus_release(r);
+		return fail(err, errlen, "%s", "no sweep: not a report that measured kernels", "");
+	}
+	return 0;
+}
+
+void corpus_release(struct corpus_report *r)
+{
+	jr_free(r->root);
+	r->root = NULL;
+}
+
+int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b)
+{
+	return !strcmp(a->cpu.vendor, b->cpu.vendor) && a->cpu.family == b->cpu.family &&
+	       a->cpu.model == b->cpu.model;
+}
+
+/*=====   Measurements   =====*/
+
+/* One report's sweep for `cache`, or NULL. */
+static const struct jr_value *sweep(const struct corpus_report *r, const char *cache)
+{
+	const struct jr_value *sw = jr_get(r->root, "sweep");
+	for (size_t i = 0; i < jr_len(sw); i++) {
+		const char *c = jr_string(jr_get(jr_at(sw, i), "cache"));
+		if (c && !strcmp(c, cache))
+			return jr_at(sw, i);
+	}
+	return NULL;
+}
+
+/* The point of `series` at `size`, or NULL. */
+static const struct jr_value *point_at(const struct jr_value *series, size_t size)
+{
+	const struct jr_value *pts = jr_get(series, "points");
+	for (size_t i = 0; i < jr_len(pts); i++)
+		if ((size_t)jr_number(jr_get(jr_at(pts, i), "size"), -1) == size)
+			return jr_at(pts, i);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+#define MAX_REPORTS 32
+
+/* One state of one size over the reports: each kernel's median ns, and
+ * the envelope of its ratio to the fastest kernel. */
+static void one_size(const struct corpus_report *r, size_t n, const char *cache,
+		     enum cal_state st, size_t size, struct calibration *cal)
+{
+	size_t nk = calibration_kernels();
+	double ns[MAX_REPORTS][CAL_MAX_KERNELS], lo[MAX_REPORTS][CAL_MAX_KERNELS],
+	       hi[MAX_REPORTS][CAL_MAX_KERNELS];
+	int seen = 0;
+
+	if (n > MAX_REPORTS)
+		n = MAX_REPORTS;
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_value *sw = sweep(&r[i], cache), *series = jr_get(sw, "series");
+		for (size_t k = 0; k < nk; k++)
+			ns[i][k] = lo[i][k] = hi[i][k] = NAN;
+		for (size_t s = 0; s < jr_len(series); s++) {
+			const struct jr_value *se = jr_at(series, s);
+			const char *name = jr_string(jr_get(se, "name"));
+			const struct ucopy_kernel *kk = name ? ucopy_kernel_find(name) : NULL;
+			int ki = kk ? calibration_kernel_index(kk) : -1;
+			const struct jr_value *p = point_at(se, size);
+			double t = jr_number(jr_get(p, "ns_median"), NAN);
+			if (ki < 0 || !(t > 0))
+				continue;
+			const struct jr_value *vs = jr_get(p, "vs_libc");
+			double est = jr_number(jr_get(vs, "est"), NAN);
+			ns[i][ki] = t;
+			/* The paired interval against libc, as a share of the
+			 * median: how far this report's ratio may be off. */
+			lo[i][ki] = t * jr_number(jr_get(vs, "lo"), NAN) / est;
+			hi[i][ki] = t * jr_number(jr_get(vs, "hi"), NAN) / est;
+			seen = 1;
+		}
+	}
+	if (!seen)
+		return;
+	struct cal_point *pt = calibration_point(cal, size);
+	if (!pt)
+		return;
+	for (size_t k = 0; k < nk; k++) {
+		double med[MAX_REPORTS], elo = INFINITY, ehi = -INFINITY;
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (isnan(ns[i][k]))
+				continue;
+			double best = INFINITY;
+			for (size_t j = 0; j < nk; j++)
+				if (ns[i][j] > 0)
+					best = fmin(best, ns[i][j]);
+			med[m++] = ns[i][k];
+			double l = isfinite(lo[i][k]) ? lo[i][k] : ns[i][k];
+			double h = isfinite(hi[i][k]) ? hi[i][k] : ns[i][k];
+			elo = fmin(elo, l / best);
+			ehi = fmax(ehi, h / best);
+		}
+		/* Only a kernel every report timed: one that a report left
+		 * out has no envelope over them all. */
+		if (m != n)
+			continue;
+		qsort(med, m, sizeof med[0], cmp_double);
+		double t = m % 2 ? med[m / 2] : (med[m / 2 - 1] + med[m / 2]) / 2;
+		calibration_set(cal, pt, st, ucopy_kernel_at(k), t, elo, ehi);
+	}
+}
+
+static void probes(const struct corpus_report *r, struct calibration *cal)
+{
+	const struct jr_value *pr = jr_get(r->root, "probes"), *ks = jr_get(pr, "kernels");
+	const struct jr_value *ds = jr_get(pr, "distances");
+	for (size_t k = 0; k < jr_len(ks); k++) {
+		const struct jr_value *kv = jr_at(ks, k), *per = jr_get(kv, "per_size");
+		const char *name = jr_string(jr_get(kv, "name"));
+		const struct ucopy_kernel *kk = name ? ucopy_kernel_find(name) : NULL;
+		int ki = kk ? calibration_kernel_index(kk) : -1;
+		if (ki < 0)
+			continue;
+		for (size_t s = 0; s < jr_len(per); s++) {
+			const struct jr_value *ps = jr_at(per, s), *cells = jr_get(ps, "ns");
+			size_t size = (size_t)jr_number(jr_get(ps, "size"), 0);
+			double worst = jr_number(jr_get(ps, "worst_ratio"), NAN);
+			double ctl = jr_number(jr_get(ps, "ns_control"), NAN);
+			if (!size || !(ctl > 0))
+				continue;
+			struct cal_probe *cp = calibration_probe(cal, size, 0,
+								 (uint32_t)jr_number(jr_get(pr, "control_distance"), 0));
+			if (cp)
+				cp->ns[ki] = ctl;
+			size_t wj = 0;
+			double w = 0;
+			for (size_t j = 0; j < jr_len(cells); j++) {
+				double q = jr_number(jr_at(cells, j), NAN) / ctl;
+				if (q > w) {
+					w = q;
+					wj = j;
+				}
+			}
+			if (worst >= CAL_CLIFF && jr_len(cells))
+				calibration_add_cliff(cal, kk, size, worst, 0,
+						      (uint32_t)jr_number(jr_at(ds, wj), 0));
+		}
+	}
+}
+
+void corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal)
+{
+	static const struct { const char *cache; enum cal_state st; } states[] = {
+		{ "hot", CAL_HOT }, { "cold", CAL_COLD },
+	};
+	for (size_t s = 0; s < 2; s++)
+		for (size_t i = 0; i < n; i++) {
+			const struct jr_value *sizes = jr_get(sweep(&r[i], states[s].cache), "sizes");
+			for (size_t j = 0; j < jr_len(sizes); j++) {
+				size_t size = (size_t)jr_number(jr_at(sizes, j), 0);
+				struct cal_point *pt = size ? calibration_point(cal, size) : NULL;
+				int done = 0;
+				for (size_t k = 0; pt && k < calibration_kernels(); k++)
+					done |= !isnan(pt->ns[states[s].st][k]);
+				if (size && !done)
+					one_size(r, n, states[s].cache, states[s].st, size, cal);
+			}
+		}
+	/* A cold-only size is not a point the derivation can judge hot;
+	 * drop it rather than keep a point no kernel is usable at. */
+	for (size_t i = 0; i < cal->npoints;) {
+		int hot = 0;
+		for (size_t k = 0; k < calibration_kernels(); k++)
+			hot |= !isnan(cal->point[i].ns[CAL_HOT][k]);
+		if (hot) {
+			i++;
+			continue;
+		}
+		memmove(&cal->point[i], &cal->point[i + 1],
+			(cal->npoints - i - 1) * sizeof cal->point[0]);
+		cal->npoints--;
+	}
+	for (size_t i = 0; i < n; i++)
+		probes(&r[i], cal);
+	cal->l2 = r[0].cpu.l2;
+}
+
+int corpus_default_policy(const struct corpus_report *r, struct ucopy_policy *p,
+			  char *err, size_t errlen)
+{
+	struct ucopy_cpu c = r->cpu;
+	char text[512];
+	/* No row is keyed by family 0 (x86-64) or MIDR part 0 (aarch64):
+	 * the CPU's vendor with that key takes the default row. */
+	if (!strcmp(c.arch, "aarch64"))
+		c.model = 0;
+	else
+		c.family = 0;
+	if (ucopy_auto_for(&c, text, sizeof text, NULL, 0) < 0)
+		return fail(err, errlen, "this library cannot describe a %s CPU", c.arch, "");
+	if (ucopy_policy_parse(p, text, err, errlen))
+		return -1;
+	ucopy_policy_fit(p, c.features, NULL, 0);
+	return 0;
+}

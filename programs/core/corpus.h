@@ -1,0 +1,57 @@
+/*
+ * corpus.h - measured machines read back: a `ucopy report --json` file
+ * (gzipped or not; data/machines/README.md) as the machine it describes
+ * and as the measurements the derivation (calibration.h) takes, so that a
+ * policy can be derived for a CPU that is not at hand, and the same rules
+ * serve `ucopy calibrate`, the report and `ucopy derive`.
+ */
+#ifndef UCOPY_CORPUS_H
+#define UCOPY_CORPUS_H
+
+#include <stddef.h>
+
+#include "calibration.h"
+#include "json_read.h"
+#include "ucopy.h"
+
+/* The report schemas this reader knows (docs/report.md, "The JSON's
+ * schema"): a file without the key is schema 1. */
+#define CORPUS_SCHEMA_MIN 1
+#define CORPUS_SCHEMA_MAX 2
+
+struct corpus_report {
+	char path[4096];
+	struct jr_value *root;
+	unsigned schema;
+	struct ucopy_cpu cpu;     /* arch, vendor, family, model, features,
+				     l2, l3 as the report gives them */
+	char brand[64];
+};
+
+/* Reads and checks one report: a JSON object of a known schema, with the
+ * machine, the sweeps and the probes, measured on the architecture this
+ * ucopy is built for (kernels are the port's, by name).
+ * @return : 0, or -1 with the reason in err (the path is the caller's to
+ *           name). */
+int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen);
+void corpus_release(struct corpus_report *r);
+
+/* 1 when a and b were measured on the same CPU (vendor, family, model). */
+int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b);
+
+/* The measurements of n reports of one machine as one calibration: per
+ * size, state and kernel the median of the reports' medians, and as its
+ * interval against the size's fastest kernel the envelope of what each
+ * report measured (each report's ratio with its paired interval against
+ * libc), so a win must hold in every report to hold here.  Probes: a
+ * kernel's cell is a cliff when any report confirmed one (CAL_CLIFF).
+ * cal->l2 is the machine's; cal->inherit is left for the caller. */
+void corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal);
+
+/* The policy the default row of auto gives r's CPU (its features and
+ * caches, under a family no row is keyed by): where a derivation for a CPU
+ * starts.  @return : 0, or -1 when this library cannot describe the CPU. */
+int corpus_default_policy(const struct corpus_report *r, struct ucopy_policy *p,
+			  char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,60 @@
+# `ucopy derive`: the corpus's reports give a policy, the same one every
+# time; bad reports are named with the reason (exit 2) or skipped under
+# --allow-missing.
+. tests/cli/lib.sh
+only_arch x86_64 "the corpus's reports are of x86-64 machines"
+
+Z4=data/machines/amd-25-17 Z5=data/machines/amd-26-2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+run derive $Z4/report-1.json.gz $Z4/report-2.json.gz
+cp "$out" "$tmp/first"
+expect "derive: Zen 4's reports derive a policy" grep -q '^derived   [0-9]' "$out"
+run derive $Z4/report-1.json.gz $Z4/report-2.json.gz
+expect "derive: the same reports, the same output byte for byte" cmp -s "$out" "$tmp/first"
+run derive --json $Z5/report-*.json.gz
+expect "derive --json: one JSON object" json_ok
+expect "derive --json: the default and the policy" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["cpu"]["family"] == 26 and len(d["reports"]) >= 2 and d["policy"] and d["default"]
+assert all(t["limit"] > 0 for t in d["thresholds"]) and d["skipped"] == []' "$out"
+
+# Bad reports, each made from a good one.
+zcat $Z4/report-1.json.gz >"$tmp/good.json"
+head -c 20000 $Z4/report-1.json.gz >"$tmp/cut.json.gz"
+head -c 5000 "$tmp/good.json" >"$tmp/cut.json"
+python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+d = json.load(open(t + "/good.json"))
+d["schema"] = 3
+json.dump(d, open(t + "/schema3.json", "w"))
+d["schema"] = 2
+d["machine"]["cpu"]["arch"] = "aarch64"
+json.dump(d, open(t + "/arm.json", "w"))
+PY
+printf 'not json\n' >"$tmp/text.json"
+usage_error "derive: a truncated gzip file" "cut.json.gz: not a whole gzip file" derive "$tmp/cut.json.gz"
+usage_error "derive: a truncated report" "cut.json: not JSON (line [0-9]*, column [0-9]*: .*): truncated" derive "$tmp/cut.json"
+usage_error "derive: schema 3" "schema3.json: schema 3; this ucopy reads schemas 1-2" derive "$tmp/schema3.json"
+usage_error "derive: another architecture" "arm.json: measured on aarch64; this ucopy is built for x86_64" derive "$tmp/arm.json"
+usage_error "derive: not JSON" "text.json: not JSON" derive "$tmp/text.json"
+usage_error "derive: two CPUs" "report-1.json.gz: measured on AuthenticAMD 26/2, not AuthenticAMD 25/17" derive $Z4/report-1.json.gz $Z5/report-1.json.gz
+usage_error "derive: a missing file" "nosuch.json: cannot open" derive "$tmp/nosuch.json"
+usage_error "derive: a directory" "a directory, not a report" derive "$tmp"
+usage_error "derive: no report" "no report given" derive
+usage_error "derive: an unknown option" "unknown option '--frob'" derive --frob
+
+skipped_one() {
+	[ "$rc" -eq 0 ] && grep -q "schema3.json: schema 3.*skipped" "$err" &&
+		[ "$(sed -n '/^derived/p' "$out")" = "$(sed -n '/^derived/p' "$tmp/first")" ]
+}
+none_left() {
+	[ "$rc" -eq 2 ] && grep -q "no report left" "$err"
+}
+run derive --allow-missing "$tmp/schema3.json" $Z4/report-1.json.gz $Z4/report-2.json.gz
+expect "derive --allow-missing: the bad one named, the rest derived" skipped_one
+run derive --allow-missing "$tmp/schema3.json" "$tmp/arm.json"
+expect "derive --allow-missing: nothing left is an error" none_left
