@@ -69,7 +69,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
 
-.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret install uninstall clean help
+.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -87,6 +87,8 @@ help:
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
 	@echo "make regret     auto's regret on every measured machine in data/machines"
+	@echo "make rows       derive auto's rows from data/machines into lib/x86_64/rows.c"
+	@echo "make check-derive  break each rule of the derivation: its tests must fail"
 	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
@@ -293,6 +295,19 @@ report: all
 # written by hand (docs/performance.md, "auto's regret on the corpus").
 regret: $(B)/ucopy
 	$(Q)python3 tests/regret.py --ucopy $(B)/ucopy
+
+# Each rule of the derivation broken on purpose: test_derive must fail on
+# every one (about 3 minutes; not part of check).
+check-derive:
+	$(Q)bash tests/derive_mutants.sh
+
+# auto's derived rows (lib/x86_64/rows.c) from the corpus: the derivation
+# of the ucopy just built, over data/machines/ (docs/calibrate.md).  The
+# library is then rebuilt with them; make check fails while the checked-in
+# file differs from what this writes (tests/cli/rows.sh).
+rows: $(B)/ucopy
+	$(Q)$(B)/ucopy derive --rows data/machines -o lib/x86_64/rows.c
+	$(Q)echo "wrote lib/x86_64/rows.c"
 
 $(B)/ucopy.pc: ucopy.pc.in include/ucopy.h $(B)/paths.stamp
 	@mkdir -p $(B)

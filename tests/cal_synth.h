@@ -30,7 +30,9 @@
 #endif
 
 /* A synthetic calibration: kernel times per size from a function, with a
- * tight interval (1% either side of the median). */
+ * tight interval (1% either side of the median), hot and with mixed sizes
+ * alike (as `ucopy calibrate` measures both; the derivation wants mixed
+ * sizes below CAL_SHORT). */
 static inline void fill(struct calibration *cal, const char *const *names, size_t nk,
 			double (*ns)(size_t k, size_t size), const size_t *sizes, size_t ns_)
 {
@@ -41,8 +43,10 @@ static inline void fill(struct calibration *cal, const char *const *names, size_
 			best = fmin(best, ns(k, sizes[i]));
 		for (size_t k = 0; k < nk; k++) {
 			double t = ns(k, sizes[i]);
-			calibration_set(cal, pt, CAL_HOT, ucopy_kernel_find(names[k]), t,
-					t / best * 0.99, t / best * 1.01);
+			for (int st = CAL_HOT; st <= CAL_MIXED; st += CAL_MIXED - CAL_HOT)
+				calibration_set(cal, pt, (enum cal_state)st,
+						ucopy_kernel_find(names[k]), t, t / best * 0.99,
+						t / best * 1.01);
 		}
 	}
 }

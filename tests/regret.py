@@ -139,7 +139,7 @@ def machines(corpus):
         reports = []
         for f in files:
             r = json.load(gzip.open(os.path.join(d, f)))
-            if r.get("schema", 1) not in (1, 2):
+            if r.get("schema", 1) not in (1, 2, 3):
                 sys.exit("regret: %s/%s: schema %r, not one this reader knows" %
                          (m, f, r.get("schema")))
             reports.append(r)

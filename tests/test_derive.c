@@ -20,10 +20,23 @@ static void at(struct calibration *cal, size_t size, enum cal_state s, const cha
 
 static struct ucopy_policy inherit;
 
+/* Where mixed sizes were not measured, derived() takes them as the hot
+ * times (calibrate measures both), unless hot_only. */
+static int hot_only;
+
 /* Derives from cal, leaving `def` (policy text; NULL: no default policy),
  * into text. */
 static void derived(struct calibration *cal, const char *def, char *text, size_t len)
 {
+	for (size_t i = 0; i < cal->npoints && !hot_only; i++) {
+		struct cal_point *pt = &cal->point[i];
+		for (size_t k = 0; k < CAL_MAX_KERNELS; k++)
+			if (isnan(pt->ns[CAL_MIXED][k])) {
+				pt->ns[CAL_MIXED][k] = pt->ns[CAL_HOT][k];
+				pt->lo[CAL_MIXED][k] = pt->lo[CAL_HOT][k];
+				pt->hi[CAL_MIXED][k] = pt->hi[CAL_HOT][k];
+			}
+	}
 	cal->inherit = NULL;
 	if (def && !parse(&inherit, def))
 		cal->inherit = &inherit;
@@ -221,14 +234,44 @@ static void test_cliffs(void)
 	      "the guarded variant's own cliff: '%s'", text);
 	calibration_free(&cal);
 
+	/* Without a default policy, the default is the kernel that is
+	 * closest to the fastest clean one everywhere: not K_REP, the
+	 * fastest, whose cliff leaves it no size. */
+	calibration_init(&cal);
+	guarded(&cal);
+	derived(&cal, NULL, text, sizeof text);
+	CHECK(!strcmp(text, K_SAFE), "no default policy: '%s'", text);
+	calibration_free(&cal);
+
+	/* A cliff that pays: K_REP at half word's time with a 1.6x cell
+	 * (worst 0.8 of word's) is taken; at 0.7 (worst 1.12) it is not. */
+	calibration_init(&cal);
+	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 8192; i++) {
+		at(&cal, doubling[i], CAL_HOT, "word", 100, 0.002);
+		at(&cal, doubling[i], CAL_HOT, K_REP, 50, 0.002);
+	}
+	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 64, 1.6, 0, 1);
+	calibration_add_cliff(&cal, ucopy_kernel_find(K_REP), 8192, 1.6, 0, 1);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, K_REP), "a 1.6x cliff on a kernel twice as fast: '%s'", text);
+	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 8192; i++) {
+		at(&cal, doubling[i], CAL_HOT, K_REP, 70, 0.002);
+		at(&cal, doubling[i], CAL_MIXED, K_REP, 70, 0.002);
+	}
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "word"), "a 1.6x cliff on a kernel 1.4x as fast: '%s'", text);
+	calibration_free(&cal);
+
 	/* The default itself has the cliff: it stays unless a clean kernel
 	 * wins against it (K_SAFE is 1.17x its time). */
 	calibration_init(&cal);
 	guarded(&cal);
 	derived(&cal, K_REP, text, sizeof text);
 	CHECK(!strcmp(text, K_REP), "a default with a cliff, nothing faster: '%s'", text);
-	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 8192; i++)
+	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 8192; i++) {
 		at(&cal, doubling[i], CAL_HOT, K_SAFE, 50, 0.002);
+		at(&cal, doubling[i], CAL_MIXED, K_SAFE, 50, 0.002);
+	}
 	derived(&cal, K_REP, text, sizeof text);
 	CHECK(!strcmp(text, K_SAFE), "a default with a cliff, K_SAFE faster: '%s'",
 	      text);
@@ -256,6 +299,7 @@ static void test_cold(void)
 	struct calibration cal;
 	char text[256];
 
+	hot_only = 1;   /* no mixed sizes measured this large */
 	calibration_init(&cal);
 	large_copies(&cal, K_VEC, 0.85, 1.1);
 	derived(&cal, "word", text, sizeof text);
@@ -276,6 +320,7 @@ static void test_cold(void)
 	derived(&cal, "word", text, sizeof text);
 	CHECK(!strcmp(text, "word"), "loses hot, wins cold: '%s'", text);
 	calibration_free(&cal);
+	hot_only = 0;
 	check_group("derive: beyond the L2, judged cold as well as hot");
 }
 
@@ -288,7 +333,7 @@ static void test_mixed(void)
 	ratio_arg = 0.8;
 	against_word(&cal, 4096, K_VEC, from256, 0.002);
 	derived(&cal, "word", text, sizeof text);
-	CHECK(!strcmp(text, "136:word," K_VEC), "no mixed sizes: '%s'", text);
+	CHECK(!strcmp(text, "136:word," K_VEC), "mixed sizes as hot: '%s'", text);
 	at(&cal, 1024, CAL_MIXED, "word", 100, 0.002);
 	at(&cal, 1024, CAL_MIXED, K_VEC, 110, 0.002);
 	derived(&cal, "word", text, sizeof text);
@@ -296,6 +341,69 @@ static void test_mixed(void)
 	      "loses with mixed sizes at 1024: '%s'", text);
 	calibration_free(&cal);
 	check_group("derive: a kernel that loses with mixed sizes is not taken there");
+}
+
+/* K_VEC 20% faster hot up to 128 bytes, slower above. */
+static double short_win(size_t n)
+{
+	return n <= 128 ? 0.8 : 1.2;
+}
+
+static void test_short(void)
+{
+	struct calibration cal;
+	char text[256];
+
+	calibration_init(&cal);
+	hot_only = 1;
+	against_word(&cal, 4096, K_VEC, short_win, 0.002);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "word"), "hot only: '%s'", text);
+	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 4096; i++) {
+		at(&cal, doubling[i], CAL_MIXED, "word", 100, 0.002);
+		at(&cal, doubling[i], CAL_MIXED, K_VEC, 100 * short_win(doubling[i]), 0.002);
+	}
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "136:" K_VEC ",word"), "with mixed sizes: '%s'", text);
+	at(&cal, 64, CAL_MIXED, K_VEC, 101, 0.002);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "65:word,136:" K_VEC ",word"), "a tie with mixed sizes at 64: '%s'",
+	      text);
+	hot_only = 0;
+	calibration_free(&cal);
+	/* A band that starts at 256 with nothing measured with mixed sizes
+	 * below: its threshold is 256, not just above 128. */
+	calibration_init(&cal);
+	hot_only = 1;
+	ratio_arg = 0.8;
+	against_word(&cal, 4096, K_VEC, from256, 0.002);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "256:word," K_VEC), "no threshold below 256: '%s'", text);
+	hot_only = 0;
+	calibration_free(&cal);
+	check_group("derive: below 256 bytes a kernel must win with mixed sizes too");
+}
+
+/* Two kernels that both win by 20% from 256 bytes on, the faster of the
+ * two changing from size to size: one band, not an alternation. */
+static void test_fewest(void)
+{
+	struct calibration cal;
+	char text[256];
+
+	calibration_init(&cal);
+	for (size_t i = 0; i < NDOUBLING; i++) {
+		size_t n = doubling[i];
+		int odd = i % 2;
+		at(&cal, n, CAL_HOT, "word", 100, 0.002);
+		at(&cal, n, CAL_HOT, K_VEC, n < 256 ? 120 : odd ? 78 : 80, 0.002);
+		at(&cal, n, CAL_HOT, K_VEC2, n < 256 ? 120 : odd ? 80 : 78, 0.002);
+	}
+	derived(&cal, "word", text, sizeof text);
+	CHECK(cal.policy.nrules == 2 && ucopy_policy_kernel(&cal.policy, 128) ==
+	      ucopy_kernel_find("word"), "one band: '%s'", text);
+	calibration_free(&cal);
+	check_group("derive: where two kernels win, one band, not an alternation");
 }
 
 /* The same noisy measurements, entered in two orders, derived twice. */
@@ -459,20 +567,12 @@ static void test_thresholds(void)
 	calibration_free(&cal);
 
 	/* Above the largest measured size, the default's thresholds that lie
-	 * there.  (With mixed sizes measured as hot ones, so that word may
-	 * win below CAL_SHORT.) */
+	 * there. */
 	static const size_t small[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 4096 };
 	struct ucopy_policy a;
 	calibration_init(&cal);
 	fill(&cal, two, 2, crossing, small, sizeof small / sizeof small[0]);
-	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++) {
-		struct cal_point *pt = calibration_point(&cal, small[i]);
-		for (size_t k = 0; k < CAL_MAX_KERNELS; k++) {
-			pt->ns[CAL_MIXED][k] = pt->ns[CAL_HOT][k];
-			pt->lo[CAL_MIXED][k] = pt->lo[CAL_HOT][k];
-			pt->hi[CAL_MIXED][k] = pt->hi[CAL_HOT][k];
-		}
-	}
+	cal.keep_tail = 1;
 	if (!parse(&a, "8K:" K_REP ",word")) {
 		cal.inherit = &a;
 		calibration_derive(&cal);
@@ -480,6 +580,13 @@ static void test_thresholds(void)
 		CHECK(!strcmp(text, "136:word,8K:" K_REP ",word"), "inherited above: '%s'", text);
 		CHECK(cal.ncross == 2 && cal.cross[1].inherited && !cal.cross[0].inherited,
 		      "inherited marks");
+		/* Without keep_tail (a default no measurement backs above the
+		 * sizes measured), the last pick goes on. */
+		cal.keep_tail = 0;
+		calibration_derive(&cal);
+		ucopy_policy_format(&cal.policy, text, sizeof text);
+		CHECK(!strcmp(text, "136:word," K_REP), "no tail: '%s'", text);
+		cal.keep_tail = 1;
 	}
 	if (!parse(&a, "2K:" K_REP ",byte")) {
 		cal.inherit = &a;
@@ -519,6 +626,8 @@ int main(void)
 	test_cliffs();
 	test_cold();
 	test_mixed();
+	test_short();
+	test_fewest();
 	test_deterministic();
 	return check_exit();
 }

@@ -619,6 +619,22 @@ static void test_merge(void)
 	CHECK(!strcmp(merge_mixed(&a, CAL_HOT, 0.99, text, sizeof text), ""),
 	      "merged after a mixed loss, nothing ahead: '%s'", text);
 
+	/* A segment verify never saw ahead is auto's: byte below 512 is kept
+	 * (ahead at 256), word at 1-4 KiB, even with auto's movsb at 2 KiB,
+	 * is not, and K_VEC, behind at 6000, is not either. */
+	calibration_init(&cal);
+	cal.inherit = &a;
+	parse(&cal.policy, "512:byte,4K:word,8K:" K_VEC "," K_REP);
+	snprintf(cal.policy.name, sizeof cal.policy.name, "calibrated");
+	add_check(&cal, "256", CAL_HOT, 256, 0.80, 0.01);
+	add_check(&cal, "2048", CAL_HOT, 2048, 1.0, 0.01);
+	add_check(&cal, "6000", CAL_HOT, 6000, 1.5, 0.01);
+	calibration_judge(&cal);
+	CHECK(!cal.accepted && calibration_merge(&cal) == 1, "a tie and a loss: merged");
+	ucopy_policy_format(&cal.policy, text, sizeof text);
+	CHECK(!strcmp(text, "512:byte,1K:word," K_REP), "a tie is auto's: '%s'", text);
+	calibration_free(&cal);
+
 	/* Behind auto wherever they differ: the merge would be auto's own. */
 	calibration_init(&cal);
 	cal.inherit = &a;

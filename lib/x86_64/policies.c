@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "arch.h"
+#include "x86_64.h"
 
 #define KIB ((size_t)1 << 10)
 #define MIB ((size_t)1 << 20)
@@ -165,44 +165,24 @@ static int zmm_is_free(uint64_t f)
 	return runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
 }
 
-/* auto, one row per microarchitecture measured.  A row is chosen by the
- * running CPU's vendor and family (model where it matters); auto for a
- * feature set that is not the running CPU's (--assume-features) takes the
- * last, the default.  Each row's measurements are in
- * docs/performance-<cpu>.md: whoever works on a new machine measures it and
- * adds or refines its row; the rows of machines not at hand are kept as
- * they were measured, not re-guessed. */
+/* auto's rows written by hand, one per microarchitecture measured before
+ * the corpus (data/machines/) held its reports; a CPU the derived rows
+ * (rows.c, `make rows`) hold takes its derived row instead.  A row is
+ * chosen by the running CPU's vendor and family; auto for a feature set
+ * that is not the running CPU's (--assume-features) takes the last, the
+ * default.  Each row's measurements are in docs/performance-<cpu>.md; a
+ * machine's reports in the corpus replace its row by a derived one. */
 struct auto_row {
 	struct ucopy_auto_row row;  /* keyed by family */
 	const char *vec;        /* the vector kernel vec_limit is measured for */
 	size_t vec_limit;       /* that kernel below this; 0: the default's;
 				   AUTO_VEC_TO_STREAM: no rep movsb band */
 	int stream;             /* streaming stores past the cache threshold */
-	size_t unguarded_from;  /* movsb_aligned from here: the guard against
-				   the aliasing cliff costs more than it saves;
-				   0: never */
 };
 
 static const struct auto_row rows[] = {
-	/* rep movsb also at 4-12 MiB, where hot it is not steady: over 49-99
-	 * processes at 5-8 MiB its time was 1.00-1.04x glibc's vector loop's
-	 * by geomean (avx512 1.01-1.02x), but 22-36% of its cells read
-	 * 1.05-1.44x, by the host's minute, where avx512's stayed within
-	 * 1.17x.  Cold it is 1.2-1.4x avx512's speed at 6-12 MiB, so a vector
-	 * band would buy the hot tail at that price (Zen 5 guest, family 26
-	 * model 2; docs/performance-zen5.md, "The 4-12 MiB band, decided").
-	 * avx512 through 16 KiB itself: below 17K, not 16K, where rep movsb
-	 * took 1.12-1.9x avx512's time hot at 16-17 KiB and 0.92-1.03x cold
-	 * (the trade made below it; "16 KiB itself", the same file). */
-	{ { "AuthenticAMD", 0x1a, "AMD family 0x1A (Zen 5)",
-	    "avx512 through 16 KiB (1.1-1.9x rep movsb's speed hot at 4-16 KiB, 0-8% slower cold); "
-	    "movsb_safe to 192 KiB, movsb_aligned beyond (the guard's loop took 1.2-1.3x its "
-	    "time at 256 KiB; plain rep movsb 1.03-1.10x movsb_aligned's at 4 MiB off a line); "
-	    "no streaming stores (rep movsb 12-20% ahead of nt512 cold at 16-256 MiB); "
-	    "docs/performance-zen5.md" },
-	  "avx512", 17 * KIB, 0, 192 * KIB },
-	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4 shares
-	 * the family and the row, unmeasured).  Hot, avx2 took 0.56-0.81x
+	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4's
+	 * models take their derived row).  Hot, avx2 took 0.56-0.81x
 	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.90-1.00x at
 	 * 24 KiB-2 MiB and 0.94-1.07x (a tie) at 4-8 MiB; cold the two were
 	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
@@ -214,22 +194,22 @@ static const struct auto_row rows[] = {
 	 * copies leave the fast entry, and in bar 2's repeated regime
 	 * ucopy_memcpy went from 0.89-0.93x glibc's time to 1.03-1.08x ("rep
 	 * movsb for co-aligned copies", the same file). */
-	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3, Zen 4)",
+	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3)",
 	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
 	    "0.56-1.00x its time hot at 2 KiB-2 MiB but 1.00-1.05x co-aligned at 20-56 KiB, "
 	    "a tie at 4-8 MiB and cold; and rep movsb's "
-	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met; Zen 4 unmeasured); "
+	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met); "
 	    "docs/performance-zen3.md" },
-	  "avx2", AUTO_VEC_TO_STREAM, 1, 0 },
+	  "avx2", AUTO_VEC_TO_STREAM, 1 },
 	{ { "GenuineIntel", 6, "Intel family 6",
 	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
 	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
-	  NULL, 0, 1, 0 },
+	  NULL, 0, 1 },
 	{ { NULL, 0, "default",
 	    "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
 	    "streaming stores from a quarter of the L3" },
-	  NULL, 0, 1, 0 },
+	  NULL, 0, 1 },
 };
 
 static const struct auto_row *auto_row(const struct ucopy_cpu *c, uint64_t f)
@@ -238,13 +218,44 @@ static const struct auto_row *auto_row(const struct ucopy_cpu *c, uint64_t f)
 				   c, f, c->family);
 }
 
+/* The derived row (rows.c) that holds the CPU, or NULL.  Like the hand
+ * rows, none for a feature set that is not the CPU's own (a mask's
+ * included: ucopy_cpu()->features is what the mask left). */
+static const struct ucopy_derived_row *derived_row(const struct ucopy_cpu *c, uint64_t f)
+{
+	if (c->features != f)
+		return NULL;
+	for (size_t i = 0; i < ucopy_derived_nrows; i++) {
+		const struct ucopy_derived_row *r = &ucopy_derived_rows[i];
+		if (strcmp(c->vendor, r->row.vendor) || c->family != r->row.id)
+			continue;
+		for (unsigned j = 0; j < r->nranges && j < UCOPY_ROW_RANGES; j++)
+			if (c->model >= r->models[j][0] && c->model <= r->models[j][1])
+				return r;
+	}
+	return NULL;
+}
+
 const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *c, uint64_t f)
 {
-	return &auto_row(c, f)->row;
+	const struct ucopy_derived_row *d = derived_row(c, f);
+	return d ? &d->row : &auto_row(c, f)->row;
 }
 
 void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t len)
 {
+	const struct ucopy_derived_row *d = derived_row(c, f);
+	struct ucopy_policy p;
+	int whole = d && ucopy_policy_parse(&p, d->policy, NULL, 0) == 0;
+	/* The row holds for the machine as it was measured: where a
+	 * UCOPY_FEATURES mask leaves a kernel of it unable to run, auto is
+	 * what the rows below give for the features left. */
+	for (unsigned i = 0; whole && i < p.nrules; i++)
+		whole = ucopy_kernel_supported(p.rule[i].kernel, f);
+	if (whole) {
+		ucopy_policy_format(&p, buf, len);
+		return;
+	}
 	const struct auto_row *row = auto_row(c, f);
 	const char *vec = zmm_is_free(f) ? "avx512"
 			: runs("avx2", f) ? "avx2"
@@ -262,12 +273,6 @@ void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t le
 	if (strcmp(large, vec)) {
 		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
-	}
-	if (row->unguarded_from && !strcmp(vec, "movsb_safe")) {
-		char from[32];
-		ucopy_size_format(row->unguarded_from, from, sizeof from);
-		ucopy_put(buf, len, &pos, "%s:movsb_safe,", from);
-		vec = runs("movsb_aligned", f) ? "movsb_aligned" : "movsb";
 	}
 	if (row->stream && runs("nt", f)) {
 		char nt[32];

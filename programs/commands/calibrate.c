@@ -997,6 +997,9 @@ static void report(const struct run *r, const char *path)
 	printf("machine   %s\n", text);
 	ucopy_policy_format(&cal->policy, text, sizeof text);
 	printf("policy    %s\n", text);
+	char row[768];
+	ucopy_auto_explain(row, sizeof row);
+	printf("auto      %s\n", row);
 	if (!cal->accepted) {
 		ucopy_policy_format(&cal->derived, text, sizeof text);
 		printf("          auto's: calibration found nothing better (derived %s)\n", text);
@@ -1276,6 +1279,7 @@ int cmd_calibrate(int argc, char **argv)
 	 * one); and auto is what the derived policy must beat. */
 	r.cal.inherit = &r.auto_policy;
 	r.cal.l2 = ucopy_cpu()->l2;
+	r.cal.keep_tail = 1;
 
 	int rc = phase(&r, sweep_all, 0.35) || phase(&r, cold, 0.15) ||
 		 phase(&r, probes, 0.15);

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "corpus.h"
+#include "derive_cmd.h"
 #include "json.h"
 #include "output.h"
 #include "ucopy.h"
@@ -33,15 +34,15 @@ void help_derive(FILE *f)
 	      "                   with the reason) instead of stopping with exit 2\n\n"
 	      "A report that is truncated, not JSON, of a schema this ucopy does not\n"
 	      "know, of another architecture, or of another CPU than the first one is\n"
-	      "named with the reason (exit 2).\n", f);
+	      "named with the reason (exit 2).\n\n"
+	      "usage: ucopy derive --rows CORPUS [-o FILE] [--allow-missing]\n\n"
+	      "Derives every machine folder of CORPUS (data/machines: each folder's\n"
+	      "report-N.json.gz files) and writes the C table of auto's derived rows,\n"
+	      "each keyed by the vendor, family and model ranges CORPUS/families.txt\n"
+	      "gives its CPU (`make rows` writes lib/x86_64/rows.c).\n\n"
+	      "  -o, --output FILE  the table (default: standard output), written whole\n"
+	      "                     or not at all\n", f);
 }
-
-struct loaded {
-	struct corpus_report *r;
-	size_t n;
-	char (*skipped)[512];
-	size_t nskipped;
-};
 
 static void release(struct loaded *l)
 {
@@ -177,71 +178,94 @@ static void print_json(const struct loaded *l, const char *def, const struct cal
 	json_finish(&j);
 }
 
+int derive_reports(char **paths, size_t n, int allow, struct derived *d)
+{
+	char err[256];
+	memset(d, 0, sizeof *d);
+	int rc = load(&d->reports, paths, n, allow);
+	if (rc)
+		return rc;
+	const struct corpus_report *first = &d->reports.r[0];
+	d->cal = calloc(1, sizeof *d->cal);
+	if (!d->cal) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	calibration_init(d->cal);
+	if (corpus_default_policy(first, &d->def, err, sizeof err)) {
+		cli_error("%s: %s", first->path, err);
+		return EXIT_USAGE;
+	}
+	ucopy_policy_format(&d->def, d->deftext, sizeof d->deftext);
+	corpus_calibration(d->reports.r, d->reports.n, d->cal);
+	d->cal->inherit = &d->def;
+	calibration_derive(d->cal);
+	if (!d->cal->policy.nrules) {
+		cli_error("%s: no kernel the reports timed can be used at every size", first->path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+void derived_free(struct derived *d)
+{
+	if (d->cal)
+		calibration_free(d->cal);
+	free(d->cal);
+	d->cal = NULL;
+	release(&d->reports);
+	memset(&d->reports, 0, sizeof d->reports);
+}
+
 int cmd_derive(int argc, char **argv)
 {
-	int json = 0, allow = 0, rc;
+	int json = 0, allow = 0, rc = 0;
+	const char *rows = NULL, *output = NULL, *v;
 	char **paths = calloc((size_t)argc, sizeof *paths);
 	size_t n = 0;
 	if (!paths) {
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && !rc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = 1;
 		else if (!strcmp(argv[i], "--allow-missing"))
 			allow = 1;
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--rows", 0, &rc)))
+			rows = v;
+		else if ((v = cli_opt_value2(CMD, argc, argv, &i, "-o", "--output", 0, &rc)))
+			output = v;
+		else if (rc)
+			break;
 		else if (!strcmp(argv[i], "--"))
 			while (++i < argc)
 				paths[n++] = argv[i];
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			free(paths);
-			return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
-		} else
+		else if (argv[i][0] == '-' && argv[i][1])
+			rc = cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+		else
 			paths[n++] = argv[i];
 	}
-	if (!n) {
+	if (!rc && rows && (n || json))
+		rc = cli_usage_error(CMD, "--rows reads the corpus folder itself (expected no %s)",
+				     n ? "REPORT" : "--json");
+	if (!rc && !rows && output)
+		rc = cli_usage_error(CMD, "-o writes --rows's table (expected --rows CORPUS)");
+	if (!rc && !rows && !n)
+		rc = cli_usage_error(CMD, "no report given (expected REPORT... or --rows CORPUS)");
+	if (rc || rows) {
 		free(paths);
-		return cli_usage_error(CMD, "no report given (expected REPORT...)");
+		return rc ? rc : derive_rows(rows, output, allow);
 	}
-	struct loaded l = { 0 };
-	rc = load(&l, paths, n, allow);
+	struct derived d;
+	rc = derive_reports(paths, n, allow, &d);
 	free(paths);
-	if (rc) {
-		release(&l);
-		return rc;
+	if (!rc) {
+		if (json)
+			print_json(&d.reports, d.deftext, d.cal);
+		else
+			print_text(&d.reports, d.deftext, d.cal);
 	}
-	struct calibration *cal = calloc(1, sizeof *cal);
-	struct ucopy_policy def;
-	char err[256], deftext[512];
-	if (!cal) {
-		release(&l);
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	calibration_init(cal);
-	if (corpus_default_policy(&l.r[0], &def, err, sizeof err)) {
-		cli_error("%s: %s", l.r[0].path, err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	ucopy_policy_format(&def, deftext, sizeof deftext);
-	corpus_calibration(l.r, l.n, cal);
-	cal->inherit = &def;
-	calibration_derive(cal);
-	if (!cal->policy.nrules) {
-		cli_error("%s: no kernel the reports timed can be used at every size", l.r[0].path);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (json)
-		print_json(&l, deftext, cal);
-	else
-		print_text(&l, deftext, cal);
-	rc = EXIT_OK;
-out:
-	calibration_free(cal);
-	free(cal);
-	release(&l);
+	derived_free(&d);
 	return rc;
 }

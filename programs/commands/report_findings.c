@@ -189,6 +189,7 @@ static void recommend(struct report *r)
 	ucopy_policy_format(a->policy, p->active, sizeof p->active);
 	snprintf(p->active_source, sizeof p->active_source, "%s",
 		 ucopy_source_name(a->source));
+	ucopy_auto_explain(p->auto_row, sizeof p->auto_row);
 	p->gain_auto = p->gain_libc = NAN;
 	if (!p->text[0]) {
 		/* No calibration: one rule per hot segment. */

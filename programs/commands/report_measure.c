@@ -552,6 +552,7 @@ static int run_calibration(struct report *r)
 		cal->inherit = &ap;
 	}
 	cal->l2 = cpu->l2;
+	cal->keep_tail = 1;
 	const struct report_sweep *sw[2] = { &r->hot, &r->cold };
 	for (int st = 0; st < 2; st++) {
 		const struct report_sweep *s = sw[st];

@@ -287,16 +287,10 @@ int calibration_merge(struct calibration *cal)
 	}
 	cut[ncut++] = SIZE_MAX;
 
-	/* A workload of mixed sizes that lost names no size: then every
-	 * segment that no size check, hot or cold, shows clearly ahead is
-	 * suspect.  (On Zen 3, family 25 model 1, `calibrate --quick` threw
-	 * away a derived 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x
-	 * loss on one fleetbench file, though avx2 was 1.3-1.6x ahead of
-	 * auto's rep movsb hot at 2-8 KiB.) */
-	int mixed_lost = 0;
-	for (size_t i = 0; i < cal->nchecks; i++)
-		mixed_lost |= cal->check[i].state == CAL_MIXED && check_loses(&cal->check[i]);
-
+	/* (On Zen 3, family 25 model 1, `calibrate --quick` threw away a
+	 * derived 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x loss
+	 * on one fleetbench file, though avx2 was 1.3-1.6x ahead of auto's
+	 * rep movsb hot at 2-8 KiB: a segment is judged by its own checks.) */
 	struct ucopy_policy m;
 	memset(&m, 0, sizeof m);
 	int from_auto = 0;
@@ -310,7 +304,12 @@ int calibration_merge(struct calibration *cal)
 			lose |= check_loses(c);
 			ahead |= check_valid(c) && c->hi < 1 / (1 + CAL_SIGNIFICANT);
 		}
-		lose |= mixed_lost && !ahead;
+		/* A segment keeps the derived kernel only where a check
+		 * there measured it clearly ahead and none behind: what
+		 * verify did not see win is auto's (issue 42: the noise of
+		 * one sweep, read as a winner, kept because verify's noise
+		 * did not reject it, made three runs three policies). */
+		lose |= !ahead;
 		const struct ucopy_kernel *k = ucopy_policy_kernel(lose ? a : d, lo);
 		from_auto |= lose && k != ucopy_policy_kernel(d, lo);
 		if (m.nrules && m.rule[m.nrules - 1].kernel == k) {

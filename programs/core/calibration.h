@@ -33,8 +33,9 @@
  *    the band's sizes of the default's time over the kernel's, cold beyond
  *    the L2 where measured);
  *  - a threshold lies just above the last size of the class below it
- *    (calibration_tidy()), never past the first size of the class above,
- *    and above the largest measured size the rules are `inherit`'s;
+ *    (calibration_tidy()), never past the first size of the class above;
+ *    above the largest measured size the last pick goes on, or with
+ *    keep_tail, `inherit`'s thresholds that lie there are taken;
  *  - it is a function of the measurements alone: the same measurements
  *    give the same policy, byte for byte.
  *
@@ -64,11 +65,14 @@
 #define CAL_RULES 4
 #define CAL_EXTRA_WIN 0.05
 /* Below this a kernel must also win with mixed sizes (calibrate measures
- * them; a report does not, and the default stays there): callers mix short
- * sizes freely, and a rule at 2 bytes made copies of 1 to 16 bytes drawn at
- * random 1.22x slower in `ucopy calibrate --quick`'s verify on the
- * project's Xeon (6/207), with the same kernel on both sides of it. */
-#define CAL_SHORT 64
+ * them; a report does not, and the default stays there), and no threshold
+ * is set here without such a win: callers mix short sizes freely, a rule
+ * at 2 bytes made copies of 1 to 16 bytes drawn at random 1.22x slower in
+ * `ucopy calibrate --quick`'s verify on the project's Xeon (6/207), and a
+ * first rule ending at 64 bytes instead of 17 KiB made copies of 64-128
+ * bytes 1.13-1.24x slower through ucopy_memcpy on the Zen 5 guest (26/2)
+ * with avx512 on both sides (docs/calibrate.md). */
+#define CAL_SHORT 256
 /* A distance or alignment cell this much slower than its control is a cliff
  * (Zen 3 rep movsb: ~25x; ordinary misalignment costs well under 1.5x). */
 #define CAL_CLIFF 1.5
@@ -167,6 +171,10 @@ struct calibration {
 	const struct ucopy_policy *inherit;
 	/* Sizes above this are judged cold as well as hot; 0: hot only. */
 	size_t l2;
+	/* 1: above the largest measured size, inherit's thresholds that lie
+	 * there are taken (auto's, a measured row's); 0: the last measured
+	 * pick goes on (a default no measurement backs there). */
+	int keep_tail;
 	/* Output. */
 	struct ucopy_policy policy;
 	unsigned ncross;
@@ -239,12 +247,11 @@ struct cal_check *calibration_check(struct calibration *cal, const char *name,
 void calibration_judge(struct calibration *cal);
 
 /* After a calibration_judge() that rejected the derived policy: keeps its
- * rules where the verify phase never measured it significantly behind auto
- * (hot and cold checks, per segment between the two policies' limits) and
- * takes auto's where it did, so that the gains elsewhere are not thrown
- * away with the loss.  When a workload of mixed sizes lost, it also takes
- * auto's in every segment no hot or cold check shows clearly ahead: such a
- * loss names no size.  The merged policy replaces cal->policy (with its
+ * rules, band by band, where the verify phase measured it clearly ahead of
+ * auto and never behind (hot and cold checks, per segment between the two
+ * policies' limits), and takes auto's everywhere else, so that the gains
+ * are not thrown away with a loss, nor a band kept that verify never saw
+ * win.  The merged policy replaces cal->policy (with its
  * crossovers), the checks are cleared for a second verify phase, whose
  * calibration_judge() then keeps it or puts auto's back.
  * @return : 1 when there is such a policy to verify, 0 when not (it would be

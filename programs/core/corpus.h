@@ -17,7 +17,7 @@
 /* The report schemas this reader knows (docs/report.md, "The JSON's
  * schema"): a file without the key is schema 1. */
 #define CORPUS_SCHEMA_MIN 1
-#define CORPUS_SCHEMA_MAX 2
+#define CORPUS_SCHEMA_MAX 3
 
 struct corpus_report {
 	char path[4096];

@@ -403,9 +403,15 @@ static unsigned build(struct calibration *cal, const struct work *w)
 		c->limit = tidy_above(c->below);
 		if (c->limit > c->at)
 			c->limit = c->at;
+		/* No threshold among the short sizes that no kernel was
+		 * measured to win with mixed sizes there (wins()). */
+		if (c->limit < CAL_SHORT && c->at >= CAL_SHORT && w->pick[i - 1] == w->def[i - 1] &&
+		    isnan(cal->point[i - 1].ns[CAL_MIXED][w->pick[i]]))
+			c->limit = CAL_SHORT;
 		add_evidence(cal, c, i, w->pick[i], w->pick[i - 1]);
 	}
-	inherit_tail(cal, cal->point[n - 1].size, ucopy_kernel_at((size_t)w->pick[n - 1]));
+	if (cal->keep_tail)
+		inherit_tail(cal, cal->point[n - 1].size, ucopy_kernel_at((size_t)w->pick[n - 1]));
 	p->rule[0].kernel = ucopy_kernel_at((size_t)w->pick[0]);
 	p->nrules = 1;
 	for (unsigned i = 0; i < cal->ncross; i++) {

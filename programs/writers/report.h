@@ -22,7 +22,7 @@
 /* The version of the layout report_write_json() writes (docs/report.md,
  * "The JSON's schema").  1: the reports written before the key existed
  * (f98618d's among them, in data/machines/); 2: the key. */
-#define REPORT_JSON_SCHEMA 2
+#define REPORT_JSON_SCHEMA 3
 
 /* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
 
@@ -148,6 +148,8 @@ struct report_policy {
 	char text[512];           /* policy text */
 	char active[512];         /* what ucopy_memcpy uses now */
 	char active_source[32];
+	char auto_row[768];       /* auto's row and where it came from
+				     (ucopy_auto_explain()) */
 	double gain_auto, gain_libc;  /* expected speedup, NaN when unknown */
 	char note[256];
 	size_t nthr;

@@ -272,6 +272,7 @@ void report_write_json(FILE *f, const struct report *r)
 	json_begin_object(&j);
 	json_key(&j, "active"); json_string(&j, r->policy.active);
 	json_key(&j, "active_source"); json_string(&j, r->policy.active_source);
+	json_key(&j, "auto_row"); json_string(&j, r->policy.auto_row);
 	json_key(&j, "recommended"); json_string(&j, r->policy.text);
 	json_key(&j, "recommended_from"); json_string(&j, r->policy.source);
 	json_key(&j, "gain_over_auto"); json_double(&j, r->policy.gain_auto);

@@ -59,6 +59,7 @@ static void header(FILE *f, const struct report *r)
 	meta(f, "ucopy", ucopy_version_string());
 	snprintf(buf, sizeof buf, "%s (%s)", r->policy.active, r->policy.active_source);
 	meta(f, "Active policy", buf);
+	meta(f, "auto's row", r->policy.auto_row);
 	meta(f, "Date", r->date);
 	snprintf(buf, sizeof buf, "%.0f s asked, %.0f s measured%s", r->budget, r->elapsed,
 		 r->quick ? " (--quick: fewer sizes, sampled cliff matrix)" : "");

@@ -29,8 +29,8 @@ python3 - "$tmp" <<'PY'
 import json, sys
 t = sys.argv[1]
 d = json.load(open(t + "/good.json"))
-d["schema"] = 3
-json.dump(d, open(t + "/schema3.json", "w"))
+d["schema"] = 9
+json.dump(d, open(t + "/schema9.json", "w"))
 d["schema"] = 2
 d["machine"]["cpu"]["arch"] = "aarch64"
 json.dump(d, open(t + "/arm.json", "w"))
@@ -38,7 +38,7 @@ PY
 printf 'not json\n' >"$tmp/text.json"
 usage_error "derive: a truncated gzip file" "cut.json.gz: not a whole gzip file" derive "$tmp/cut.json.gz"
 usage_error "derive: a truncated report" "cut.json: not JSON (line [0-9]*, column [0-9]*: .*): truncated" derive "$tmp/cut.json"
-usage_error "derive: schema 3" "schema3.json: schema 3; this ucopy reads schemas 1-2" derive "$tmp/schema3.json"
+usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-3" derive "$tmp/schema9.json"
 usage_error "derive: another architecture" "arm.json: measured on aarch64; this ucopy is built for x86_64" derive "$tmp/arm.json"
 usage_error "derive: not JSON" "text.json: not JSON" derive "$tmp/text.json"
 usage_error "derive: two CPUs" "report-1.json.gz: measured on AuthenticAMD 26/2, not AuthenticAMD 25/17" derive $Z4/report-1.json.gz $Z5/report-1.json.gz
@@ -48,13 +48,13 @@ usage_error "derive: no report" "no report given" derive
 usage_error "derive: an unknown option" "unknown option '--frob'" derive --frob
 
 skipped_one() {
-	[ "$rc" -eq 0 ] && grep -q "schema3.json: schema 3.*skipped" "$err" &&
+	[ "$rc" -eq 0 ] && grep -q "schema9.json: schema 9.*skipped" "$err" &&
 		[ "$(sed -n '/^derived/p' "$out")" = "$(sed -n '/^derived/p' "$tmp/first")" ]
 }
 none_left() {
 	[ "$rc" -eq 2 ] && grep -q "no report left" "$err"
 }
-run derive --allow-missing "$tmp/schema3.json" $Z4/report-1.json.gz $Z4/report-2.json.gz
+run derive --allow-missing "$tmp/schema9.json" $Z4/report-1.json.gz $Z4/report-2.json.gz
 expect "derive --allow-missing: the bad one named, the rest derived" skipped_one
-run derive --allow-missing "$tmp/schema3.json" "$tmp/arm.json"
+run derive --allow-missing "$tmp/schema9.json" "$tmp/arm.json"
 expect "derive --allow-missing: nothing left is an error" none_left

@@ -163,11 +163,18 @@ assert a["features_from"] == "assumed" and a["features"] == b["features"]
 	expect "features --cpu: an unknown family takes the default row" \
 		sh -c "[ $rc -eq 0 ] && grep -q '^auto      default: ' '$out' && grep -q '^policy    32M:sse2,nt$' '$out' &&
 			grep -q 'L3 unknown (the streaming threshold falls back to 32 MiB)' '$out'"
-	# Zen 4 as the corpus measured it (data/machines/amd-25-17): no
-	# AVX-VNNI, L3 32M: the family 0x19 row's avx2 to a quarter of the L3.
+	# Zen 4 as the corpus measured it (data/machines/amd-25-17): its
+	# derived row (lib/x86_64/rows.c), named with the folder it came from.
 	run features --cpu AuthenticAMD:0x19:0x11 --assume-features none,sse2,avx,avx2,avx512f,avx512bw,avx512vl,erms,fsrm,rep_good --caches 1M,32M
-	expect "features --cpu: the family 0x19 row for Zen 4" \
-		sh -c "[ $rc -eq 0 ] && grep -q '^auto      AMD family 0x19 ' '$out' && grep -q '^policy    8M:avx2,nt$' '$out'"
+	zen4=$(sed -n 's/^policy    //p' "$out")
+	expect "features --cpu: Zen 4 takes its derived row" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^auto      AMD family 0x19 models 0x10-0x1f, 0x60-0xaf (Zen 4): derived from data/machines/amd-25-17 ' '$out' &&
+			grep -qF '\"$zen4\" },' lib/x86_64/rows.c"
+	# Zen 3 (model 1), with no reports in the corpus: the family 0x19 row
+	# written by hand, avx2 to a quarter of the L3.
+	run features --cpu AuthenticAMD:0x19:0x01 --assume-features none,sse2,avx,avx2,erms,fsrm,rep_good --caches 512K,32M
+	expect "features --cpu: Zen 3 takes the family 0x19 row" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^auto      AMD family 0x19 (Zen 3): ' '$out' && grep -q '^policy    8M:avx2,nt$' '$out'"
 	run features --cpu amd:025:017 --json
 	expect "features --cpu: a leading 0 is decimal, not octal" python3 -c '
 import json, sys

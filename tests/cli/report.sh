@@ -191,7 +191,12 @@ check(not dd or os.environ.get("UCOPY_DATA_DIR") or dd["from"] == "source tree",
 check(dd and "<dt>Distributions</dt><dd>%d files in %s (%s)</dd>" % (len(du["rows"]), dd["path"], dd["from"]) in text,
       "the machine table's distributions: %s" % re.findall(r"<dt>Distributions</dt><dd>[^<]*</dd>", text))
 # The layout's version comes first (docs/report.md, "The JSON's schema").
-check(list(data)[:1] == ["schema"] and data["schema"] == 2, "schema: %r" % list(data.items())[:1])
+check(list(data)[:1] == ["schema"] and data["schema"] == 3, "schema: %r" % list(data.items())[:1])
+# auto's row, as ucopy features says it, in the JSON and on the page.
+row = data["policy"].get("auto_row", "")
+esc = lambda t: (t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                 .replace('"', "&quot;").replace("'", "&#39;"))
+check(row and "<dt>auto&#39;s row</dt><dd>%s</dd>" % esc(row) in text, "auto's row %r" % row)
 if fails:
     print("\n".join(fails[:12]))
     sys.exit(1)

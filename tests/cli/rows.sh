@@ -1,0 +1,51 @@
+# auto's derived rows: lib/x86_64/rows.c is what `make rows` writes from the
+# corpus with this build's derivation, and the library takes them.
+. tests/cli/lib.sh
+only_arch x86_64 "the corpus's machines and the generated table are x86-64's"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out" "$err"' EXIT
+
+run derive --rows data/machines -o "$tmp/rows.c"
+expect "rows: the corpus derives a table" [ "$rc" -eq 0 ]
+expect "rows: lib/x86_64/rows.c is what the corpus derives (run make rows)" \
+	cmp -s lib/x86_64/rows.c "$tmp/rows.c"
+expect "rows: the table names every report it came from" \
+	sh -c 'for f in data/machines/*/report-*.json.gz; do
+		grep -q "$(basename "$f")" "$1" || exit 1; done' sh "$tmp/rows.c"
+
+# auto on each corpus CPU is its derived row's policy, and says so.
+policy_is() {
+	got=$(sed -n 's/^policy    //p' "$out")
+	[ -n "$got" ] && grep -qF "\"$got\" }," "$tmp/rows.c" && grep -q "$1" "$out" &&
+		grep -q "derived from data/machines/$2" "$out"
+}
+run features --cpu amd:25:17 --assume-features none,sse2,avx2,avx512f,avx512bw,avx512vl,erms,fsrm --caches 1M,32M
+expect "rows: auto on AMD 25/17 is its derived row" policy_is "(Zen 4)" amd-25-17
+run features --cpu amd:26:2 --assume-features none,sse2,avx2,avx512f,avx512bw,avx512vl,erms,fsrm --caches 1M,508M
+expect "rows: auto on AMD 26/2 is its derived row" policy_is "(Zen 5)" amd-26-2
+
+# A corpus file of another schema stops the table, or is skipped by name.
+mkdir -p "$tmp/corpus/amd-25-17"
+cp data/machines/families.txt "$tmp/corpus/"
+cp data/machines/amd-25-17/report-*.json.gz "$tmp/corpus/amd-25-17/"
+zcat data/machines/amd-25-17/report-1.json.gz |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); d["schema"] = 9; json.dump(d, sys.stdout)' |
+	gzip >"$tmp/corpus/amd-25-17/report-3.json.gz"
+usage_error "rows: a report of another schema stops it" "report-3.json.gz: schema 9" \
+	derive --rows "$tmp/corpus" -o "$tmp/bad.c"
+expect "rows: ... and writes nothing" [ ! -e "$tmp/bad.c" ]
+run derive --rows "$tmp/corpus" --allow-missing -o "$tmp/skip.c"
+skipped() {
+	[ "$rc" -eq 0 ] && grep -q "report-3.json.gz: schema 9.*skipped" "$err" &&
+		grep -q "(2 reports" "$tmp/skip.c"
+}
+expect "rows: --allow-missing names it and derives from the rest" skipped
+rm "$tmp/corpus/amd-25-17/report-3.json.gz"
+printf 'AuthenticAMD 0x19 0x10-0x1f\n' >"$tmp/corpus/families.txt"
+usage_error "rows: a bad families.txt line" "families.txt:1: expected VENDOR FAMILY MODELS NAME" \
+	derive --rows "$tmp/corpus" -o "$tmp/bad.c"
+usage_error "rows: --rows with reports" "--rows reads the corpus folder itself" \
+	derive --rows data/machines data/machines/amd-25-17/report-1.json.gz
+usage_error "rows: -o without --rows" "-o writes --rows's table" \
+	derive -o "$tmp/x.c" data/machines/amd-25-17/report-1.json.gz
