@@ -12,32 +12,37 @@ mkdir -p "$tmp/tree"
 (cd "$src" && tar cf - Makefile include lib programs tests data/machines) | (cd "$tmp/tree" && tar xf -)
 cd "$tmp/tree" || exit 2
 
-# FILE|TEXT|REPLACEMENT: a rule and how it is broken.
+# FILE@TEXT@REPLACEMENT: a rule and how it is broken.
 mutants=(
- "programs/core/calibration.h|#define CAL_WIN 0.03|#define CAL_WIN 0.02"
- "programs/core/derive.c|return v->est <= 1 - CAL_WIN && v->hi <= 1 - CAL_WIN;|return v->est <= 1 - CAL_WIN;"
- "programs/core/derive.c|		fill_gaps(cal, &w);|		;"
- "programs/core/calibration.h|#define CAL_NARROW_WIN 0.10|#define CAL_NARROW_WIN 0.0"
- "programs/core/calibration.h|#define CAL_NARROW 2.0|#define CAL_NARROW 1.0"
- "programs/core/calibration.h|#define CAL_RULES 4|#define CAL_RULES 10"
- "programs/core/calibration.h|#define CAL_EXTRA_WIN 0.05|#define CAL_EXTRA_WIN 0.0"
- "programs/core/derive.c|	return measured(pt, k) && calibration_clean(cal, ucopy_kernel_at((size_t)k), pt->size);|	return measured(pt, k);"
- "programs/core/derive.c|	return score(cal, pt, k, d) * wk <= wd;|	return 0;"
- "programs/core/derive.c|	return score(cal, pt, k, d) * wk <= wd;|	return 1;"
- "programs/core/derive.c|	return cal->l2 && pt->size > cal->l2;|	return 0;"
- "programs/core/derive.c|	if (m && loses(&mixed))|	if (0)"
- "programs/core/derive.c|	return c && holds(&cold) && !(h && loses(&hot));|	return c && holds(&cold);"
- "programs/core/calibration.h|#define CAL_SHORT 256|#define CAL_SHORT 0"
- "programs/core/derive.c|	if (pt->size < CAL_SHORT && !(m && holds(&mixed)))|	if (0)"
- "programs/core/derive.c|			c->limit = CAL_SHORT;|			;"
- "programs/core/derive.c|	if (cal->keep_tail)|	if (1)"
- "programs/core/derive.c|	const double change = 1e6;|	const double change = 0;"
+ "programs/core/calibration.h@#define CAL_WIN 0.03@#define CAL_WIN 0.02"
+ "programs/core/derive.c@return v->est <= 1 - CAL_WIN && v->hi <= 1 - CAL_WIN;@return v->est <= 1 - CAL_WIN;"
+ "programs/core/derive.c@		fill_gaps(cal, &w);@		;"
+ "programs/core/calibration.h@#define CAL_NARROW_WIN 0.10@#define CAL_NARROW_WIN 0.0"
+ "programs/core/calibration.h@#define CAL_NARROW 2.0@#define CAL_NARROW 1.0"
+ "programs/core/calibration.h@#define CAL_RULES 4@#define CAL_RULES 10"
+ "programs/core/calibration.h@#define CAL_EXTRA_WIN 0.05@#define CAL_EXTRA_WIN 0.0"
+ "programs/core/derive.c@	return measured(pt, k) && calibration_clean(cal, ucopy_kernel_at((size_t)k), pt->size);@	return measured(pt, k);"
+ "programs/core/derive.c@	return score(cal, pt, k, d) * wk <= wd;@	return 0;"
+ "programs/core/derive.c@	return score(cal, pt, k, d) * wk <= wd;@	return 1;"
+ "programs/core/derive.c@	return cal->l2 && pt->size > cal->l2;@	return 0;"
+ "programs/core/derive.c@	if (m && loses(&mixed))@	if (0)"
+ "programs/core/derive.c@	return c && holds(&cold) && !(h && loses(&hot));@	return c && holds(&cold);"
+ "programs/core/calibration.h@#define CAL_SHORT 256@#define CAL_SHORT 0"
+ "programs/core/derive.c@	if (pt->size < CAL_SHORT && !(m && holds(&mixed)))@	if (0)"
+ "programs/core/derive.c@			c->limit = CAL_SHORT;@			;"
+ "programs/core/derive.c@	if (cal->keep_tail)@	if (1)"
+ "programs/core/derive.c@	const double change = 1e6;@	const double change = 0;"
+ "programs/core/derive.c@	return v->lo > 1;@	return v->est > 1;"
+ "programs/core/derive.c@		if (s == CAL_COLD && !beyond_l2(cal, pt))@		if (s == CAL_COLD)"
+ "programs/core/derive.c@	if (beyond_l2(cal, pt) && versus(pt, CAL_COLD, k, d, &v))@	if (0)"
+ "programs/core/derive.c@w->pick[i - 1] == w->def[i - 1] &&@1 &&"
+ "programs/core/derive.c@		if (!out || b[j].gain < out->gain)@		if (!out || b[j].gain <= out->gain)"
 )
 make -s B=b b/tests/test_derive >/dev/null 2>&1 && ./b/tests/test_derive >/dev/null ||
 	{ echo "FAIL derive_mutants: test_derive fails before any mutant"; exit 1; }
 survived=0
 for m in "${mutants[@]}"; do
-	IFS='|' read -r f text repl <<<"$m"
+	IFS='@' read -r f text repl <<<"$m"
 	cp "$f" "$f.orig"
 	if ! python3 - "$f" "$text" "$repl" <<'PY'
 import sys

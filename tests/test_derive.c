@@ -183,6 +183,14 @@ static void test_rules(void)
 	      ucopy_kernel_find(K_REP), "two 4.7%% bands given up: '%s'", text);
 	calibration_free(&cal);
 
+	/* Equal gains: the smaller sizes' band goes first. */
+	calibration_init(&cal);
+	three_bands(&cal, 0.955, 0.955, 0.955);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(cal.policy.nrules == 3 && ucopy_policy_kernel(&cal.policy, 8192) ==
+	      ucopy_kernel_find(K_REP), "equal gains, the largest band kept: '%s'", text);
+	calibration_free(&cal);
+
 	calibration_init(&cal);
 	three_bands(&cal, 0.9, 0.9, 0.9);
 	derived(&cal, "word", text, sizeof text);
@@ -320,6 +328,29 @@ static void test_cold(void)
 	derived(&cal, "word", text, sizeof text);
 	CHECK(!strcmp(text, "word"), "loses hot, wins cold: '%s'", text);
 	calibration_free(&cal);
+
+	/* Two kernels win beyond the L2: the one faster cold. */
+	calibration_init(&cal);
+	large_copies(&cal, K_VEC, 0.8, 0.9);
+	for (size_t i = 0; i < NLARGE; i++) {
+		at(&cal, large[i], CAL_HOT, K_REP, 90, 0.002);
+		at(&cal, large[i], CAL_COLD, K_REP, 60, 0.01);
+	}
+	derived(&cal, "word", text, sizeof text);
+	CHECK(ucopy_policy_kernel(&cal.policy, 4 << 20) == ucopy_kernel_find(K_REP),
+	      "ranked cold beyond the L2: '%s'", text);
+	calibration_free(&cal);
+
+	/* A gap beyond the L2 where the kernel ties hot but loses cold is
+	 * not filled: K_REP wins cold at 2 and 8 MiB, loses cold at 4. */
+	calibration_init(&cal);
+	large_copies(&cal, K_REP, 1.0, 0.67);
+	at(&cal, 4 << 20, CAL_COLD, K_REP, 110, 0.01);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(ucopy_policy_kernel(&cal.policy, 4 << 20) == ucopy_kernel_find("word") &&
+	      ucopy_policy_kernel(&cal.policy, 8 << 20) == ucopy_kernel_find(K_REP),
+	      "a cold loss between two bands: '%s'", text);
+	calibration_free(&cal);
 	hot_only = 0;
 	check_group("derive: beyond the L2, judged cold as well as hot");
 }
@@ -339,6 +370,12 @@ static void test_mixed(void)
 	derived(&cal, "word", text, sizeof text);
 	CHECK(ucopy_policy_kernel(&cal.policy, 1024) == ucopy_kernel_find("word"),
 	      "loses with mixed sizes at 1024: '%s'", text);
+	/* 1% behind, but the interval's near end is not: no sure loss. */
+	at(&cal, 1024, CAL_MIXED, "word", 100, 0.02);
+	at(&cal, 1024, CAL_MIXED, K_VEC, 101, 0.02);
+	derived(&cal, "word", text, sizeof text);
+	CHECK(ucopy_policy_kernel(&cal.policy, 1024) == ucopy_kernel_find(K_VEC),
+	      "1%% behind with mixed sizes, within the interval: '%s'", text);
 	calibration_free(&cal);
 	check_group("derive: a kernel that loses with mixed sizes is not taken there");
 }
@@ -371,6 +408,26 @@ static void test_short(void)
 	      text);
 	hot_only = 0;
 	calibration_free(&cal);
+	/* Below it a band verified with mixed sizes (K_VEC2 at 64-128), above
+	 * it one that is not (K_VEC): the threshold between them is where the
+	 * measurements put it, just above 128. */
+	calibration_init(&cal);
+	hot_only = 1;
+	for (size_t i = 0; i < NDOUBLING && doubling[i] <= 4096; i++) {
+		size_t n = doubling[i];
+		at(&cal, n, CAL_HOT, "word", 100, 0.002);
+		at(&cal, n, CAL_HOT, K_VEC2, n <= 128 ? 80 : 120, 0.002);
+		at(&cal, n, CAL_HOT, K_VEC, n <= 128 ? 120 : 80, 0.002);
+		if (n <= 128) {
+			at(&cal, n, CAL_MIXED, "word", 100, 0.002);
+			at(&cal, n, CAL_MIXED, K_VEC2, 80, 0.002);
+		}
+	}
+	derived(&cal, "word", text, sizeof text);
+	CHECK(!strcmp(text, "136:" K_VEC2 "," K_VEC), "after a band verified short: '%s'", text);
+	hot_only = 0;
+	calibration_free(&cal);
+
 	/* A band that starts at 256 with nothing measured with mixed sizes
 	 * below: its threshold is 256, not just above 128. */
 	calibration_init(&cal);

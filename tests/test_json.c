@@ -94,13 +94,20 @@ static void test_read_back(void)
 		      jr_at(l, 4)->type == JR_ARRAY && !jr_at(l, 5), "the list");
 		CHECK(!jr_get(v, "absent") && !jr_get(l, "s") && jr_number(NULL, 7) == 7 &&
 		      !jr_string(jr_get(v, "n")), "absent keys and wrong types");
+		double d = -1;
+		CHECK(jr_uint(jr_at(l, 0), 10, &d) == 0 && d == 1 &&
+		      jr_uint(jr_get(v, "n"), 10, &d) < 0 &&          /* negative */
+		      jr_uint(jr_get(v, "big"), 1e9, &d) < 0 &&       /* above max */
+		      jr_uint(jr_get(v, "s"), 10, &d) < 0 &&          /* a string */
+		      jr_uint(NULL, 10, &d) < 0, "jr_uint");
 	}
 	jr_free(v);
 	free(buf);
 
 	static const char *const escaped = "[\"\\u00e9\\ud83d\\ude00\\/\\t\"]";
 	v = jr_parse(escaped, strlen(escaped), err, sizeof err);
-	CHECK(v && !strcmp(jr_string(jr_at(v, 0)), "\xc3\xa9\xf0\x9f\x98\x80/\t"),
+	CHECK(v && jr_string(jr_at(v, 0)) &&
+	      !strcmp(jr_string(jr_at(v, 0)), "\xc3\xa9\xf0\x9f\x98\x80/\t"),
 	      "\\u escapes and a surrogate pair: %s", v ? "wrong text" : err);
 	jr_free(v);
 	check_group("json reader: reads back what the writer writes");
@@ -125,6 +132,8 @@ static void test_refused(void)
 	refused("[01]", "',' or ']' was expected");
 	refused("[1.]", "a value was expected");
 	refused("[-]", "a value was expected");
+	refused("[1e999]", "a value was expected");
+	refused("[-1e400]", "a value was expected");
 	refused("[tru]", "a value was expected");
 	refused("\"abc", "without its closing quote");
 	refused("\"a\tb\"", "a control character");

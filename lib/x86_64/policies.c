@@ -218,41 +218,45 @@ static const struct auto_row *auto_row(const struct ucopy_cpu *c, uint64_t f)
 				   c, f, c->family);
 }
 
-/* The derived row (rows.c) that holds the CPU, or NULL.  Like the hand
- * rows, none for a feature set that is not the CPU's own (a mask's
- * included: ucopy_cpu()->features is what the mask left). */
-static const struct ucopy_derived_row *derived_row(const struct ucopy_cpu *c, uint64_t f)
+/* The derived row (rows.c) that holds the CPU, with its policy in *p, or
+ * NULL.  Like the hand rows, none for a feature set that is not the CPU's
+ * own (a mask's included: ucopy_cpu()->features is what the mask left).
+ * The row holds for the machine as it was measured: where the features
+ * leave one of its kernels unable to run, none either, and auto is what
+ * the hand rows give for the features left. */
+static const struct ucopy_derived_row *derived_row(const struct ucopy_cpu *c, uint64_t f,
+						   struct ucopy_policy *p)
 {
 	if (c->features != f)
 		return NULL;
 	for (size_t i = 0; i < ucopy_derived_nrows; i++) {
 		const struct ucopy_derived_row *r = &ucopy_derived_rows[i];
+		int holds = 0;
 		if (strcmp(c->vendor, r->row.vendor) || c->family != r->row.id)
 			continue;
 		for (unsigned j = 0; j < r->nranges && j < UCOPY_ROW_RANGES; j++)
-			if (c->model >= r->models[j][0] && c->model <= r->models[j][1])
-				return r;
+			holds |= c->model >= r->models[j][0] && c->model <= r->models[j][1];
+		if (!holds || ucopy_policy_parse(p, r->policy, NULL, 0))
+			continue;
+		for (unsigned j = 0; j < p->nrules; j++)
+			holds &= ucopy_kernel_supported(p->rule[j].kernel, f);
+		if (holds)
+			return r;
 	}
 	return NULL;
 }
 
 const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *c, uint64_t f)
 {
-	const struct ucopy_derived_row *d = derived_row(c, f);
+	struct ucopy_policy p;
+	const struct ucopy_derived_row *d = derived_row(c, f, &p);
 	return d ? &d->row : &auto_row(c, f)->row;
 }
 
 void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t len)
 {
-	const struct ucopy_derived_row *d = derived_row(c, f);
 	struct ucopy_policy p;
-	int whole = d && ucopy_policy_parse(&p, d->policy, NULL, 0) == 0;
-	/* The row holds for the machine as it was measured: where a
-	 * UCOPY_FEATURES mask leaves a kernel of it unable to run, auto is
-	 * what the rows below give for the features left. */
-	for (unsigned i = 0; whole && i < p.nrules; i++)
-		whole = ucopy_kernel_supported(p.rule[i].kernel, f);
-	if (whole) {
+	if (derived_row(c, f, &p)) {
 		ucopy_policy_format(&p, buf, len);
 		return;
 	}

@@ -16,7 +16,7 @@ const struct ucopy_derived_row ucopy_derived_rows[] = {
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 models 0x10-0x1f, 0x60-0xaf (Zen 4)",
 	    "derived from data/machines/amd-25-17 (2 reports, AuthenticAMD 25/17) by `make rows`" },
 	  2, { { 0x10, 0x1f }, { 0x60, 0xaf } },
-	  "8256:avx2,6145K:movsb_safe,24577K:nt,movsq" },
+	  "8256:avx2,6145K:movsb_safe,49153K:nt,movsb_safe" },
 	{ { "AuthenticAMD", 0x1a, "AMD family 0x1A models 0x00-0x2f, 0x40-0x4f, 0x60-0x7f (Zen 5)",
 	    "derived from data/machines/amd-26-2 (4 reports, AuthenticAMD 26/2) by `make rows`" },
 	  3, { { 0x00, 0x2f }, { 0x40, 0x4f }, { 0x60, 0x7f } },

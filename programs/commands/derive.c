@@ -33,7 +33,8 @@ void help_derive(FILE *f)
 	      "  --allow-missing  skip a report that cannot be read (named on stderr,\n"
 	      "                   with the reason) instead of stopping with exit 2\n\n"
 	      "A report that is truncated, not JSON, of a schema this ucopy does not\n"
-	      "know, of another architecture, or of another CPU than the first one is\n"
+	      "know, with a number out of its range, of another architecture, of\n"
+	      "another CPU than the first one, or given twice (its date and seed) is\n"
 	      "named with the reason (exit 2).\n\n"
 	      "usage: ucopy derive --rows CORPUS [-o FILE] [--allow-missing]\n\n"
 	      "Derives every machine folder of CORPUS (data/machines: each folder's\n"
@@ -64,6 +65,20 @@ static int load(struct loaded *l, char **paths, size_t n, int allow_missing)
 		char err[384];
 		struct corpus_report *r = &l->r[l->n];
 		int bad = corpus_read(paths[i], r, err, sizeof err);
+		/* The same report twice would count its noise as agreement. */
+		for (size_t j = 0; !bad && j < l->n; j++)
+			if (corpus_same_run(&l->r[j], r)) {
+				snprintf(err, sizeof err, "the same report as %.200s (its date and seed)",
+					 l->r[j].path);
+				corpus_release(r);
+				bad = 1;
+			}
+		if (!bad && l->n == CORPUS_MAX_REPORTS) {
+			snprintf(err, sizeof err, "more than %d reports of one machine",
+				 CORPUS_MAX_REPORTS);
+			corpus_release(r);
+			bad = 1;
+		}
 		if (!bad && l->n && !corpus_same_cpu(&l->r[0], r)) {
 			snprintf(err, sizeof err, "measured on %s %u/%u, not %s %u/%u as %.200s",
 				 r->cpu.vendor, r->cpu.family, r->cpu.model, l->r[0].cpu.vendor,
@@ -197,7 +212,10 @@ int derive_reports(char **paths, size_t n, int allow, struct derived *d)
 		return EXIT_USAGE;
 	}
 	ucopy_policy_format(&d->def, d->deftext, sizeof d->deftext);
-	corpus_calibration(d->reports.r, d->reports.n, d->cal);
+	if (corpus_calibration(d->reports.r, d->reports.n, d->cal, err, sizeof err)) {
+		cli_error("%s: %s", first->path, err);
+		return EXIT_USAGE;
+	}
 	d->cal->inherit = &d->def;
 	calibration_derive(d->cal);
 	if (!d->cal->policy.nrules) {

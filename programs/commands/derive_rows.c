@@ -20,6 +20,7 @@
 #define MAX_RANGES 4
 #define MAX_MACHINES 64
 #define MAX_FILES 32
+#define SKIPPED (-1)
 
 /* One line of the corpus's families.txt. */
 struct family {
@@ -27,6 +28,20 @@ struct family {
 	unsigned family, nranges, lo[MAX_RANGES], hi[MAX_RANGES];
 	char name[48];
 };
+
+/* Text that goes into the generated C as it is: a folder name (letters,
+ * digits, '-', '_', '.'), or with spaces, a families.txt name. */
+static int c_safe(const char *s, int spaces)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.' ||
+		      (spaces && (*s == ' ' || *s == '(' || *s == ')' || *s == ','))))
+			return 0;
+	return 1;
+}
 
 static int parse_ranges(char *s, struct family *f)
 {
@@ -75,6 +90,12 @@ static int read_families(const char *path, struct family *fam, size_t *n)
 		snprintf(e->vendor, sizeof e->vendor, "%.15s", vendor);
 		snprintf(e->name, sizeof e->name, "%.*s", (int)strcspn(line + used, "\r\n"),
 			 line + used);
+		if (!c_safe(e->name, 1)) {
+			fclose(f);
+			cli_error("%s:%u: a name of other than letters, digits, spaces and -_.(),",
+				  path, no);
+			return EXIT_USAGE;
+		}
 		(*n)++;
 	}
 	fclose(f);
@@ -99,7 +120,15 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in dir that `keep` accepts, sorted; NULL on error. */
+static void free_listing(char **l, size_t n)
+{
+	for (size_t i = 0; l && i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+/* The names in dir that `keep` accepts, sorted; NULL on error (EMFILE:
+ * more than max). */
 static char **listing(const char *dir, int (*keep)(const char *dir, const char *name),
 		      size_t max, size_t *n)
 {
@@ -113,19 +142,20 @@ static char **listing(const char *dir, int (*keep)(const char *dir, const char *
 		free(out);
 		return NULL;
 	}
-	while ((e = readdir(d)) && *n < max)
-		if (e->d_name[0] != '.' && keep(dir, e->d_name))
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && keep(dir, e->d_name)) {
+			if (*n == max) {
+				/* Not a table that depends on readdir's order. */
+				closedir(d);
+				free_listing(out, *n);
+				errno = EMFILE;
+				return NULL;
+			}
 			out[(*n)++] = strdup(e->d_name);
+		}
 	closedir(d);
 	qsort(out, *n, sizeof *out, by_name);
 	return out;
-}
-
-static void free_listing(char **l, size_t n)
-{
-	for (size_t i = 0; l && i < n; i++)
-		free(l[i]);
-	free(l);
 }
 
 static int is_dir(const char *dir, const char *name)
@@ -200,8 +230,8 @@ static void put_file(FILE *f, const char *corpus, const struct row *rows, size_t
 	fprintf(f, "};\n\nconst size_t ucopy_derived_nrows = %zu;\n", n);
 }
 
-/* Derives one folder's row.  @return : 0, 1 when skipped (a message said
- * why), or an exit status. */
+/* Derives one folder's row.  @return : 0, SKIPPED (no reports), or an exit
+ * status after a message. */
 static int one_machine(const char *corpus, const char *m, const struct family *fam, size_t nfam,
 		       int allow, struct row *row)
 {
@@ -210,12 +240,13 @@ static int one_machine(const char *corpus, const char *m, const struct family *f
 	snprintf(dir, sizeof dir, "%s/%s", corpus, m);
 	char **files = listing(dir, is_report, MAX_FILES, &nf);
 	if (!files) {
-		cli_error("%s: cannot read: %s", dir, strerror(errno));
+		cli_error("%s: %s", dir, errno == EMFILE ? "more reports than 32"
+							   : strerror(errno));
 		return EXIT_USAGE;
 	}
 	if (!nf) {
 		free_listing(files, nf);
-		return 1;   /* a folder without reports has no row */
+		return SKIPPED;   /* a folder without reports has no row */
 	}
 	char full[MAX_FILES][4352];
 	size_t pos = 0;
@@ -248,6 +279,12 @@ int derive_rows(const char *corpus, const char *output, int allow)
 	struct family fam[MAX_FAMILIES];
 	size_t nfam, nm;
 	char path[4096];
+	for (const char *q = corpus; *q; q++)
+		if (!c_safe((char[]){ *q, 0 }, 0) && *q != '/') {
+			cli_error("%s: a corpus path of other than letters, digits, '/', '-', '_' "
+				  "and '.' (it goes into the generated file)", corpus);
+			return EXIT_USAGE;
+		}
 	snprintf(path, sizeof path, "%s/families.txt", corpus);
 	int rc = read_families(path, fam, &nfam);
 	if (rc)
@@ -265,23 +302,31 @@ int derive_rows(const char *corpus, const char *output, int allow)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < nm; i++) {
-		rc = one_machine(corpus, machines[i], fam, nfam, allow, &rows[n]);
-		if (rc > 1)
+		if (!c_safe(machines[i], 0)) {
+			cli_error("%s/%s: a folder name of other than letters, digits, '-', '_' "
+				  "and '.'", corpus, machines[i]);
+			rc = EXIT_USAGE;
 			break;
-		if (rc == 0) {
-			/* Two folders of one CPU would be two rows for it. */
-			for (size_t j = 0; j < n; j++)
-				if (rows[j].fam && rows[j].fam == rows[n].fam) {
-					cli_error("%s and %s: two folders for %s; one row each family's "
-						  "models", rows[j].folder, rows[n].folder,
-						  rows[n].fam->name);
-					rc = EXIT_USAGE;
-				}
-			if (rc)
-				break;
-			n++;
 		}
-		rc = 0;
+		rc = one_machine(corpus, machines[i], fam, nfam, allow, &rows[n]);
+		if (rc == SKIPPED) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		/* Two folders of one CPU would be two rows for it. */
+		for (size_t j = 0; j < n && !rc; j++)
+			if (rows[n].fam ? rows[j].fam == rows[n].fam
+					: !rows[j].fam && corpus_cpu_equal(&rows[j].cpu, &rows[n].cpu)) {
+				cli_error("%s and %s: two folders for %s %u/%u; one row each",
+					  rows[j].folder, rows[n].folder, rows[n].cpu.vendor,
+					  rows[n].cpu.family, rows[n].cpu.model);
+				rc = EXIT_USAGE;
+			}
+		if (rc)
+			break;
+		n++;
 	}
 	free_listing(machines, nm);
 	if (!rc) {

@@ -10,11 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* A report is a few MB; anything far larger is not one. */
 #define MAX_TEXT (256u << 20)
+/* No copy size or cache in a report is larger (1 TiB). */
+#define MAX_SIZE 1099511627776.0
 
 static int fail(char *err, size_t len, const char *fmt, const char *a, const char *b)
 {
@@ -67,13 +70,20 @@ static ssize_t slurp(int fd, char **buf)
 static ssize_t gunzip(const char *path, char **buf, char *err, size_t errlen)
 {
 	int fds[2];
+	/* SIGCHLD ignored (inherited through exec) would reap gzip itself and
+	 * leave nothing to wait for: the default while it runs. */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+	sigemptyset(&dfl.sa_mask);
 	if (pipe(fds))
 		return fail(err, errlen, "cannot make a pipe for gzip: %s", strerror(errno), "");
+	sigaction(SIGCHLD, &dfl, &old);
 	pid_t pid = fork();
 	if (pid < 0) {
+		int e = errno;
+		sigaction(SIGCHLD, &old, NULL);
 		close(fds[0]);
 		close(fds[1]);
-		return fail(err, errlen, "cannot start gzip: %s", strerror(errno), "");
+		return fail(err, errlen, "cannot start gzip: %s", strerror(e), "");
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -89,9 +99,16 @@ static ssize_t gunzip(const char *path, char **buf, char *err, size_t errlen)
 	ssize_t n = slurp(fds[0], buf);
 	int e = errno;
 	close(fds[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	int status = 0;
+	pid_t w;
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	sigaction(SIGCHLD, &old, NULL);
+	if (w < 0) {
+		if (n >= 0)
+			free(*buf);
+		return fail(err, errlen, "cannot wait for gzip: %s", strerror(errno), "");
+	}
 	if (n < 0) {
 		return fail(err, errlen, "%s", e == E2BIG ? "larger than a report can be"
 							  : strerror(e), "");
@@ -100,7 +117,8 @@ static ssize_t gunzip(const char *path, char **buf, char *err, size_t errlen)
 		free(*buf);
 		return fail(err, errlen, "%s", WIFEXITED(status) && WEXITSTATUS(status) == 127
 			    ? "gzip -dc could not be run (is gzip installed?)"
-			    : "not a whole gzip file (gzip -dc failed: truncated?)", "");
+			    : "not a whole gzip file (gzip -dc failed: truncated, or data after "
+			      "its end?)", "");
 	}
 	return n;
 }
@@ -128,12 +146,27 @@ static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
 {
 	const struct jr_value *m = jr_get(r->root, "machine"), *c = jr_get(m, "cpu");
 	const char *arch = jr_string(jr_get(c, "arch")), *vendor = jr_string(jr_get(c, "vendor"));
-	double fam = jr_number(jr_get(c, "family"), -1), model = jr_number(jr_get(c, "model"), -1);
 	const struct jr_value *feats = jr_get(m, "features"), *caches = jr_get(m, "caches");
+	double fam, model, stepping = 0, l1d = 0, l2 = 0, l3 = 0;
 
-	if (!arch || !vendor || fam < 0 || model < 0 || !feats || !caches)
+	if (!arch || !vendor || !feats || !caches)
 		return fail(err, errlen, "%s", "no machine.cpu {arch, vendor, family, model}, "
 				"machine.features or machine.caches: not a ucopy report", "");
+	if (jr_uint(jr_get(c, "family"), 0xffff, &fam) || jr_uint(jr_get(c, "model"), 0xffff, &model) ||
+	    (jr_get(c, "stepping") && jr_uint(jr_get(c, "stepping"), 0xffff, &stepping)))
+		return fail(err, errlen, "%s", "machine.cpu's family, model or stepping is not "
+				"a whole number up to 65535", "");
+	if ((jr_get(caches, "l1d") && jr_uint(jr_get(caches, "l1d"), MAX_SIZE, &l1d)) ||
+	    (jr_get(caches, "l2") && jr_uint(jr_get(caches, "l2"), MAX_SIZE, &l2)) ||
+	    (jr_get(caches, "l3") && jr_uint(jr_get(caches, "l3"), MAX_SIZE, &l3)))
+		return fail(err, errlen, "%s", "machine.caches holds a size that is not a whole "
+				"number of bytes up to 1 TiB", "");
+	/* The vendor goes into generated C (derive --rows) and messages. */
+	for (const char *q = vendor; *q; q++)
+		if (!((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')))
+			return fail(err, errlen, "%s", "machine.cpu.vendor is not letters and digits", "");
+	if (!*vendor || strlen(vendor) >= sizeof r->cpu.vendor)
+		return fail(err, errlen, "%s", "machine.cpu.vendor is empty or too long", "");
 	if (strcmp(arch, ucopy_cpu()->arch))
 		return fail(err, errlen, "measured on %s; this ucopy is built for %s", arch,
 			    ucopy_cpu()->arch);
@@ -144,10 +177,10 @@ static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
 		 jr_string(jr_get(c, "brand")) : "");
 	r->cpu.family = (unsigned)fam;
 	r->cpu.model = (unsigned)model;
-	r->cpu.stepping = (unsigned)jr_number(jr_get(c, "stepping"), 0);
-	r->cpu.l1d = (size_t)jr_number(jr_get(caches, "l1d"), 0);
-	r->cpu.l2 = (size_t)jr_number(jr_get(caches, "l2"), 0);
-	r->cpu.l3 = (size_t)jr_number(jr_get(caches, "l3"), 0);
+	r->cpu.stepping = (unsigned)stepping;
+	r->cpu.l1d = (size_t)l1d;
+	r->cpu.l2 = (size_t)l2;
+	r->cpu.l3 = (size_t)l3;
 	/* Features by name: a name this library does not know (a later
 	 * version's) is refused, not dropped. */
 	char list[1024], why[256];
@@ -161,6 +194,67 @@ static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
 	if (ucopy_features_parse(list, 0, &r->cpu.features, why, sizeof why))
 		return fail(err, errlen, "machine.features: %s", why, "");
 	r->cpu.detected = r->cpu.features;
+	return 0;
+}
+
+/* A size: a whole number of bytes, 1 to 1 TiB. */
+static int bad_size(const struct jr_value *v)
+{
+	double d;
+	return jr_uint(v, MAX_SIZE, &d) || d < 1;
+}
+
+/* A time or ratio: absent, null, or a positive number. */
+static int bad_positive(const struct jr_value *v)
+{
+	return v && v->type != JR_NULL && !(jr_number(v, -1) > 0);
+}
+
+/* Every number the derivation reads is what it should be, so that a
+ * damaged report is refused by name, never read as other numbers. */
+static int check_numbers(const struct corpus_report *r, char *err, size_t errlen)
+{
+	const struct jr_value *sw = jr_get(r->root, "sweep");
+	for (size_t i = 0; i < jr_len(sw); i++) {
+		const struct jr_value *part = jr_at(sw, i), *sizes = jr_get(part, "sizes");
+		const struct jr_value *series = jr_get(part, "series");
+		if (!jr_string(jr_get(part, "cache")) || !jr_len(sizes) ||
+		    jr_len(sizes) > CAL_MAX_POINTS)
+			return fail(err, errlen, "sweep %s: no cache name, or no sizes, or more than "
+				    "%s", jr_string(jr_get(part, "cache")) ? jr_string(jr_get(part, "cache"))
+				    : "?", "96 (CAL_MAX_POINTS)");
+		for (size_t j = 0; j < jr_len(sizes); j++)
+			if (bad_size(jr_at(sizes, j)))
+				return fail(err, errlen, "%s%s", "a sweep size is not a whole number of "
+					    "bytes from 1 to 1 TiB", "");
+		for (size_t s = 0; s < jr_len(series); s++) {
+			const struct jr_value *pts = jr_get(jr_at(series, s), "points");
+			for (size_t j = 0; j < jr_len(pts); j++) {
+				const struct jr_value *p = jr_at(pts, j), *vs = jr_get(p, "vs_libc");
+				if (bad_size(jr_get(p, "size")) || bad_positive(jr_get(p, "ns_median")) ||
+				    bad_positive(jr_get(vs, "est")) || bad_positive(jr_get(vs, "lo")) ||
+				    bad_positive(jr_get(vs, "hi")))
+					return fail(err, errlen, "sweep series %s: a point whose size, "
+						    "ns_median or vs_libc is not a positive number%s",
+						    jr_string(jr_get(jr_at(series, s), "name")) ?
+						    jr_string(jr_get(jr_at(series, s), "name")) : "?", "");
+			}
+		}
+	}
+	const struct jr_value *pr = jr_get(r->root, "probes"), *ks = jr_get(pr, "kernels");
+	for (size_t k = 0; k < jr_len(ks); k++) {
+		const struct jr_value *per = jr_get(jr_at(ks, k), "per_size");
+		for (size_t s = 0; s < jr_len(per); s++) {
+			const struct jr_value *ps = jr_at(per, s), *cells = jr_get(ps, "ns");
+			int bad = bad_size(jr_get(ps, "size")) || bad_positive(jr_get(ps, "ns_control")) ||
+				  bad_positive(jr_get(ps, "worst_ratio"));
+			for (size_t j = 0; j < jr_len(cells); j++)
+				bad |= bad_positive(jr_at(cells, j));
+			if (bad)
+				return fail(err, errlen, "%s%s", "a probe cell whose size or time is not "
+					    "a positive number", "");
+		}
+	}
 	return 0;
 }
 
@@ -199,6 +293,10 @@ int corpus_read(const char *path, struct corpus_report *r, char *err, size_t err
 		corpus_release(r);
 		return fail(err, errlen, "%s", "no sweep: not a report that measured kernels", "");
 	}
+	if (check_numbers(r, err, errlen)) {
+		corpus_release(r);
+		return -1;
+	}
 	return 0;
 }
 
@@ -208,10 +306,22 @@ void corpus_release(struct corpus_report *r)
 	r->root = NULL;
 }
 
+int corpus_same_run(const struct corpus_report *a, const struct corpus_report *b)
+{
+	const char *da = jr_string(jr_get(a->root, "date")), *db = jr_string(jr_get(b->root, "date"));
+	const struct jr_value *sa = jr_get(a->root, "seed"), *sb = jr_get(b->root, "seed");
+	return da && db && !strcmp(da, db) && sa && sb && sa->type == JR_NUMBER &&
+	       sb->type == JR_NUMBER && sa->number == sb->number;
+}
+
+int corpus_cpu_equal(const struct ucopy_cpu *a, const struct ucopy_cpu *b)
+{
+	return !strcmp(a->vendor, b->vendor) && a->family == b->family && a->model == b->model;
+}
+
 int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b)
 {
-	return !strcmp(a->cpu.vendor, b->cpu.vendor) && a->cpu.family == b->cpu.family &&
-	       a->cpu.model == b->cpu.model;
+	return corpus_cpu_equal(&a->cpu, &b->cpu);
 }
 
 /*=====   Measurements   =====*/
@@ -244,20 +354,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-#define MAX_REPORTS 32
-
 /* One state of one size over the reports: each kernel's median ns, and
  * the envelope of its ratio to the fastest kernel. */
 static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 		     enum cal_state st, size_t size, struct calibration *cal)
 {
 	size_t nk = calibration_kernels();
-	double ns[MAX_REPORTS][CAL_MAX_KERNELS], lo[MAX_REPORTS][CAL_MAX_KERNELS],
-	       hi[MAX_REPORTS][CAL_MAX_KERNELS];
+	double ns[CORPUS_MAX_REPORTS][CAL_MAX_KERNELS], lo[CORPUS_MAX_REPORTS][CAL_MAX_KERNELS],
+	       hi[CORPUS_MAX_REPORTS][CAL_MAX_KERNELS];
 	int seen = 0;
 
-	if (n > MAX_REPORTS)
-		n = MAX_REPORTS;
 	for (size_t i = 0; i < n; i++) {
 		const struct jr_value *sw = sweep(&r[i], cache), *series = jr_get(sw, "series");
 		for (size_t k = 0; k < nk; k++)
@@ -287,7 +393,7 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 	if (!pt)
 		return;
 	for (size_t k = 0; k < nk; k++) {
-		double med[MAX_REPORTS], elo = INFINITY, ehi = -INFINITY;
+		double med[CORPUS_MAX_REPORTS], elo = INFINITY, ehi = -INFINITY;
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (isnan(ns[i][k]))
@@ -297,11 +403,10 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 				if (ns[i][j] > 0)
 					best = fmin(best, ns[i][j]);
 			med[m++] = ns[i][k];
-			/* One report: its own interval.  Several: what each
-			 * measured, so that a win holds when it holds in
-			 * every run. */
-			double l = n == 1 && isfinite(lo[i][k]) ? lo[i][k] : ns[i][k];
-			double h = n == 1 && isfinite(hi[i][k]) ? hi[i][k] : ns[i][k];
+			/* The envelope of every report's interval: a win
+			 * holds when it holds, at its interval, in every run. */
+			double l = isfinite(lo[i][k]) ? lo[i][k] : ns[i][k];
+			double h = isfinite(hi[i][k]) ? hi[i][k] : ns[i][k];
 			elo = fmin(elo, l / best);
 			ehi = fmax(ehi, h / best);
 		}
@@ -315,7 +420,8 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 	}
 }
 
-static void probes(const struct corpus_report *r, struct calibration *cal)
+/* @return : 0, or -1 when the cliff table is full. */
+static int probes(const struct corpus_report *r, struct calibration *cal)
 {
 	const struct jr_value *pr = jr_get(r->root, "probes"), *ks = jr_get(pr, "kernels");
 	const struct jr_value *ds = jr_get(pr, "distances");
@@ -328,7 +434,7 @@ static void probes(const struct corpus_report *r, struct calibration *cal)
 			continue;
 		for (size_t s = 0; s < jr_len(per); s++) {
 			const struct jr_value *ps = jr_at(per, s), *cells = jr_get(ps, "ns");
-			size_t size = (size_t)jr_number(jr_get(ps, "size"), 0);
+			size_t size = (size_t)jr_number(jr_get(ps, "size"), 0);   /* checked */
 			double worst = jr_number(jr_get(ps, "worst_ratio"), NAN);
 			double ctl = jr_number(jr_get(ps, "ns_control"), NAN);
 			if (!size || !(ctl > 0))
@@ -346,15 +452,26 @@ static void probes(const struct corpus_report *r, struct calibration *cal)
 					wj = j;
 				}
 			}
-			if (worst >= CAL_CLIFF && jr_len(cells))
+			if (worst >= CAL_CLIFF && jr_len(cells)) {
+				size_t before = cal->ncliffs;
+				int known = 0;
+				for (size_t c = 0; c < before; c++)
+					known |= cal->cliff[c].kernel == kk && cal->cliff[c].size == size;
 				calibration_add_cliff(cal, kk, size, worst, 0,
 						      (uint32_t)jr_number(jr_at(ds, wj), 0));
+				if (!known && cal->ncliffs == before)
+					return -1;
+			}
 		}
 	}
+	return 0;
 }
 
-void corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal)
+int corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal,
+		       char *err, size_t errlen)
 {
+	if (n > CORPUS_MAX_REPORTS)
+		return fail(err, errlen, "%s%s", "more reports than 32 of one machine", "");
 	static const struct { const char *cache; enum cal_state st; } states[] = {
 		{ "hot", CAL_HOT }, { "cold", CAL_COLD },
 	};
@@ -362,8 +479,11 @@ void corpus_calibration(const struct corpus_report *r, size_t n, struct calibrat
 		for (size_t i = 0; i < n; i++) {
 			const struct jr_value *sizes = jr_get(sweep(&r[i], states[s].cache), "sizes");
 			for (size_t j = 0; j < jr_len(sizes); j++) {
-				size_t size = (size_t)jr_number(jr_at(sizes, j), 0);
-				struct cal_point *pt = size ? calibration_point(cal, size) : NULL;
+				size_t size = (size_t)jr_number(jr_at(sizes, j), 0);   /* checked */
+				struct cal_point *pt = calibration_point(cal, size);
+				if (!pt)
+					return fail(err, errlen, "%s%s", "the reports measured more "
+						    "sizes than 96 (CAL_MAX_POINTS) together", "");
 				int done = 0;
 				for (size_t k = 0; pt && k < calibration_kernels(); k++)
 					done |= !isnan(pt->ns[states[s].st][k]);
@@ -386,8 +506,11 @@ void corpus_calibration(const struct corpus_report *r, size_t n, struct calibrat
 		cal->npoints--;
 	}
 	for (size_t i = 0; i < n; i++)
-		probes(&r[i], cal);
+		if (probes(&r[i], cal))
+			return fail(err, errlen, "%s%s", "the reports' probes found more cliffs than "
+				    "64 (CAL_MAX_CLIFFS)", "");
 	cal->l2 = r[0].cpu.l2;
+	return 0;
 }
 
 int corpus_default_policy(const struct corpus_report *r, struct ucopy_policy *p,

@@ -18,6 +18,8 @@
  * schema"): a file without the key is schema 1. */
 #define CORPUS_SCHEMA_MIN 1
 #define CORPUS_SCHEMA_MAX 3
+/* The most reports of one machine derived together. */
+#define CORPUS_MAX_REPORTS 32
 
 struct corpus_report {
 	char path[4096];
@@ -36,17 +38,24 @@ struct corpus_report {
 int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen);
 void corpus_release(struct corpus_report *r);
 
+/* 1 when a and b are one run: the same date and seed. */
+int corpus_same_run(const struct corpus_report *a, const struct corpus_report *b);
+/* 1 when a and b are the same CPU (vendor, family, model). */
+int corpus_cpu_equal(const struct ucopy_cpu *a, const struct ucopy_cpu *b);
 /* 1 when a and b were measured on the same CPU (vendor, family, model). */
 int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b);
 
 /* The measurements of n reports of one machine as one calibration: per
  * size, state and kernel the median of the reports' medians, and as its
- * interval against the size's fastest kernel the envelope of what each
- * report measured (each report's ratio with its paired interval against
- * libc), so a win must hold in every report to hold here.  Probes: a
+ * interval against the size's fastest kernel the envelope of every
+ * report's interval (each report's ratio, with its paired interval against
+ * libc as a share of it), so a win must hold in every report to hold here.  Probes: a
  * kernel's cell is a cliff when any report confirmed one (CAL_CLIFF).
- * cal->l2 is the machine's; cal->inherit is left for the caller. */
-void corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal);
+ * cal->l2 is the machine's; cal->inherit is left for the caller.
+ * @return : 0, or -1 with the reason in err (more than CORPUS_MAX_REPORTS
+ *           reports, or more sizes or cliffs than a calibration holds). */
+int corpus_calibration(const struct corpus_report *r, size_t n, struct calibration *cal,
+		       char *err, size_t errlen);
 
 /* The policy the default row of auto gives r's CPU (its features and
  * caches, under a family no row is keyed by): where a derivation for a CPU

@@ -434,8 +434,8 @@ static int choose(const struct calibration *cal, struct work *w)
 {
 	/* A change of kernel outweighs any sum of log scores. */
 	const double change = 1e6;
-	static double total[CAL_MAX_POINTS][CAL_MAX_KERNELS];
-	static int from[CAL_MAX_POINTS][CAL_MAX_KERNELS];
+	double total[CAL_MAX_POINTS][CAL_MAX_KERNELS];
+	int from[CAL_MAX_POINTS][CAL_MAX_KERNELS];
 	size_t n = cal->npoints, nk = calibration_kernels();
 
 	for (size_t i = 0; i < n; i++) {
@@ -503,8 +503,8 @@ static int narrow(const struct calibration *cal, const struct band *b)
 
 void calibration_derive(struct calibration *cal)
 {
-	static struct work w;
-	static struct band b[CAL_MAX_POINTS];
+	struct work w;
+	struct band b[CAL_MAX_POINTS];
 	size_t n = cal->npoints;
 
 	cal->ncross = 0;

@@ -196,6 +196,8 @@ static int number(struct reader *r, double *v)
 	buf[n] = 0;
 	errno = 0;
 	*v = strtod(buf, NULL);
+	if (!isfinite(*v))
+		return 0;   /* 1e999: not a number a double holds */
 	r->p = q;
 	return 1;
 }
@@ -361,6 +363,15 @@ const struct jr_value *jr_at(const struct jr_value *v, size_t i)
 double jr_number(const struct jr_value *v, double otherwise)
 {
 	return v && v->type == JR_NUMBER ? v->number : otherwise;
+}
+
+int jr_uint(const struct jr_value *v, double max, double *out)
+{
+	if (!v || v->type != JR_NUMBER || !(v->number >= 0) || v->number > max ||
+	    v->number != floor(v->number))
+		return -1;
+	*out = v->number;
+	return 0;
 }
 
 const char *jr_string(const struct jr_value *v)

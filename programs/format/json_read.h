@@ -4,7 +4,8 @@
  * a tree, with lookups that tolerate absent keys and wrong types.
  *
  * Strict RFC 8259 syntax; \u escapes are decoded to UTF-8 (surrogate pairs
- * included); nesting deeper than JR_MAX_DEPTH is refused.
+ * included); a number a double cannot hold (1e999) and nesting deeper than
+ * JR_MAX_DEPTH are refused.
  */
 #ifndef UCOPY_JSON_READ_H
 #define UCOPY_JSON_READ_H
@@ -35,6 +36,10 @@ const struct jr_value *jr_get(const struct jr_value *v, const char *key);
 const struct jr_value *jr_at(const struct jr_value *v, size_t i);
 /* v's number, or `otherwise` when v is NULL or not a number. */
 double jr_number(const struct jr_value *v, double otherwise);
+/* v as a whole number in [0, max] into *out.
+ * @return : 0, or -1 when v is absent, not a number, negative, fractional
+ *           or above max. */
+int jr_uint(const struct jr_value *v, double max, double *out);
 /* v's string, or NULL. */
 const char *jr_string(const struct jr_value *v);
 /* Members of an array or object; 0 for anything else. */

@@ -13,6 +13,14 @@ cp "$out" "$tmp/first"
 expect "derive: Zen 4's reports derive a policy" grep -q '^derived   [0-9]' "$out"
 run derive $Z4/report-1.json.gz $Z4/report-2.json.gz
 expect "derive: the same reports, the same output byte for byte" cmp -s "$out" "$tmp/first"
+run derive $Z4/report-2.json.gz $Z4/report-1.json.gz
+same_policy() {
+	[ "$(sed -n '/^derived/,$p' "$out")" = "$(sed -n '/^derived/,$p' "$tmp/first")" ]
+}
+expect "derive: the reports in the other order, the same policy and thresholds" same_policy
+usage_error "derive: the same report twice is refused" \
+	"report-1.json.gz: the same report as .*report-1.json.gz (its date and seed)" \
+	derive $Z4/report-1.json.gz $Z4/report-1.json.gz
 run derive --json $Z5/report-*.json.gz
 expect "derive --json: one JSON object" json_ok
 expect "derive --json: the default and the policy" python3 -c '
@@ -34,6 +42,17 @@ json.dump(d, open(t + "/schema9.json", "w"))
 d["schema"] = 2
 d["machine"]["cpu"]["arch"] = "aarch64"
 json.dump(d, open(t + "/arm.json", "w"))
+d["machine"]["cpu"]["arch"] = "x86_64"
+for name, key, value in (("family", "cpu", 1e300), ("l2", "caches", -5)):
+    d["machine"][key][name] = value
+    json.dump(d, open(t + "/bad-%s.json" % name, "w"))
+    d = json.load(open(t + "/good.json"))
+d["sweep"][0]["series"][3]["points"][2]["ns_median"] = -1
+json.dump(d, open(t + "/bad-ns.json", "w"))
+d = json.load(open(t + "/good.json"))
+d["sweep"][0]["sizes"][1] = 2.5
+json.dump(d, open(t + "/bad-size.json", "w"))
+open(t + "/huge.json", "w").write(open(t + "/good.json").read().replace('"budget_seconds": 60', '"budget_seconds": 1e999', 1))
 PY
 printf 'not json\n' >"$tmp/text.json"
 usage_error "derive: a truncated gzip file" "cut.json.gz: not a whole gzip file" derive "$tmp/cut.json.gz"
@@ -41,6 +60,16 @@ usage_error "derive: a truncated report" "cut.json: not JSON (line [0-9]*, colum
 usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-3" derive "$tmp/schema9.json"
 usage_error "derive: another architecture" "arm.json: measured on aarch64; this ucopy is built for x86_64" derive "$tmp/arm.json"
 usage_error "derive: not JSON" "text.json: not JSON" derive "$tmp/text.json"
+usage_error "derive: a family of 1e300" "bad-family.json: machine.cpu's family, model or stepping is not a whole number" \
+	derive "$tmp/bad-family.json"
+usage_error "derive: a negative L2" "bad-l2.json: machine.caches holds a size that is not a whole number" \
+	derive "$tmp/bad-l2.json"
+usage_error "derive: a negative time" "bad-ns.json: sweep series .*: a point whose size, ns_median or vs_libc is not a positive number" \
+	derive "$tmp/bad-ns.json"
+usage_error "derive: a fractional size" "bad-size.json: a sweep size is not a whole number of bytes" \
+	derive "$tmp/bad-size.json"
+usage_error "derive: a number no double holds" "huge.json: not JSON (line [0-9]*, column [0-9]*: a value was expected)" \
+	derive "$tmp/huge.json"
 usage_error "derive: two CPUs" "report-1.json.gz: measured on AuthenticAMD 26/2, not AuthenticAMD 25/17" derive $Z4/report-1.json.gz $Z5/report-1.json.gz
 usage_error "derive: a missing file" "nosuch.json: cannot open" derive "$tmp/nosuch.json"
 usage_error "derive: a directory" "a directory, not a report" derive "$tmp"
