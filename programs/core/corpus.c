@@ -278,10 +278,11 @@ int corpus_read(const char *path, struct corpus_report *r, char *err, size_t err
 	double schema = s ? jr_number(s, -1) : 1;
 	if (schema != floor(schema) || schema < CORPUS_SCHEMA_MIN || schema > CORPUS_SCHEMA_MAX) {
 		char v[32];
+		int number = s && s->type == JR_NUMBER;   /* s is freed below */
 		snprintf(v, sizeof v, "%g", schema);
 		corpus_release(r);
 		return fail(err, errlen, "schema %s; this ucopy reads schemas 1-3 "
-			    "(docs/report.md, \"The JSON's schema\")%s", s && s->type == JR_NUMBER ? v
+			    "(docs/report.md, \"The JSON's schema\")%s", number ? v
 			    : "that is not a number", "");
 	}
 	r->schema = (unsigned)schema;
