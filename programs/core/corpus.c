@@ -231,11 +231,14 @@ static int check_numbers(const struct corpus_report *r, char *err, size_t errlen
 			const struct jr_value *pts = jr_get(jr_at(series, s), "points");
 			for (size_t j = 0; j < jr_len(pts); j++) {
 				const struct jr_value *p = jr_at(pts, j), *vs = jr_get(p, "vs_libc");
+				const struct jr_value *vb = jr_get(p, "vs_best");
 				if (bad_size(jr_get(p, "size")) || bad_positive(jr_get(p, "ns_median")) ||
 				    bad_positive(jr_get(vs, "est")) || bad_positive(jr_get(vs, "lo")) ||
-				    bad_positive(jr_get(vs, "hi")))
+				    bad_positive(jr_get(vs, "hi")) || bad_positive(jr_get(vb, "est")) ||
+				    bad_positive(jr_get(vb, "lo")) || bad_positive(jr_get(vb, "hi")))
 					return fail(err, errlen, "sweep series %s: a point whose size, "
-						    "ns_median or vs_libc is not a positive number%s",
+						    "ns_median, vs_libc or vs_best is not a positive "
+						    "number%s",
 						    jr_string(jr_get(jr_at(series, s), "name")) ?
 						    jr_string(jr_get(jr_at(series, s), "name")) : "?", "");
 			}
@@ -378,11 +381,17 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 			double t = jr_number(jr_get(p, "ns_median"), NAN);
 			if (ki < 0 || !(t > 0))
 				continue;
-			const struct jr_value *vs = jr_get(p, "vs_libc");
+			/* The paired interval against the fastest kernel
+			 * (schema 3), else against libc, as a share of the
+			 * median: how far this report's ratio may be off.
+			 * Against the fastest, that kernel's own spread is
+			 * not counted twice in a comparison with it. */
+			const struct jr_value *vs = jr_get(p, "vs_best");
+			if (!(jr_number(jr_get(vs, "est"), -1) > 0 && jr_number(jr_get(vs, "lo"), -1) > 0 &&
+			      jr_number(jr_get(vs, "hi"), -1) > 0))
+				vs = jr_get(p, "vs_libc");
 			double est = jr_number(jr_get(vs, "est"), NAN);
 			ns[i][ki] = t;
-			/* The paired interval against libc, as a share of the
-			 * median: how far this report's ratio may be off. */
 			lo[i][ki] = t * jr_number(jr_get(vs, "lo"), NAN) / est;
 			hi[i][ki] = t * jr_number(jr_get(vs, "hi"), NAN) / est;
 			seen = 1;

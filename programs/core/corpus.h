@@ -49,7 +49,8 @@ int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b
  * size, state and kernel the median of the reports' medians, and as its
  * interval against the size's fastest kernel the envelope of every
  * report's interval (each report's ratio, with its paired interval against
- * libc as a share of it), so a win must hold in every report to hold here.  Probes: a
+ * the fastest kernel, or before schema 3 against libc, as a share of it),
+ * so a win must hold in every report to hold here.  Probes: a
  * kernel's cell is a cliff when any report confirmed one (CAL_CLIFF).
  * cal->l2 is the machine's; cal->inherit is left for the caller.
  * @return : 0, or -1 with the reason in err (more than CORPUS_MAX_REPORTS

@@ -55,6 +55,7 @@ static void json_sweep(struct json *j, const struct report *r,
 			json_key(j, "ns_p90"); json_double(j, s->p90[k]);
 			json_key(j, "gbps"); json_double(j, s->gbps[k]);
 			json_interval(j, "vs_libc", &s->vs_libc[k]);
+			json_interval(j, "vs_best", &s->vs_best[k]);
 			json_end_object(j);
 		}
 		json_end_array(j);

@@ -203,6 +203,23 @@ if fails:
 PY
 expect "report: the page parses and matches its JSON" python3 "$dir/check.py" "$dir/r.html" "$dir/r.json"
 
+# Every sweep point has its paired interval against the fastest kernel
+# (exactly 1 for that kernel; the median of paired ratios of a kernel that
+# ties it may read just under 1), and `ucopy derive` reads the report back.
+expect "report: vs_best on every sweep point, exactly 1 for one kernel" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for part in d["sweep"]:
+    for i, n in enumerate(part["sizes"]):
+        pts = [s["points"][i] for s in part["series"] if s["name"] not in ("libc", "ucopy")]
+        timed = [p for p in pts if p["ns_median"] is not None]
+        assert all(0 < p["vs_best"]["lo"] <= p["vs_best"]["est"] <= p["vs_best"]["hi"]
+                   for p in timed), (part["cache"], n)
+        assert any(abs(p["vs_best"]["est"] - 1) < 1e-9 for p in timed), (part["cache"], n)
+' "$dir/r.json"
+run derive "$dir/r.json"
+expect "report: ucopy derive reads the report back" sh -c "[ $rc -eq 0 ] && grep -q '^derived   ' '$out'"
+
 run report --quick --seconds 0.5 -q -o "$dir/d.html" --dist-dir data/distributions
 expect "report --dist-dir: the machine table names the directory and how it was found" \
 	sh -c "[ $rc -eq 0 ] && grep -q '<dt>Distributions</dt><dd>[0-9]* files in data/distributions (--dist-dir)</dd>' '$dir/d.html'"
