@@ -64,7 +64,7 @@ usage_error "derive: a family of 1e300" "bad-family.json: machine.cpu's family, 
 	derive "$tmp/bad-family.json"
 usage_error "derive: a negative L2" "bad-l2.json: machine.caches holds a size that is not a whole number" \
 	derive "$tmp/bad-l2.json"
-usage_error "derive: a negative time" "bad-ns.json: sweep series .*: a point whose size, ns_median or vs_libc is not a positive number" \
+usage_error "derive: a negative time" "bad-ns.json: sweep series .*: a point whose size, ns_median, vs_libc or vs_best is not a positive number" \
 	derive "$tmp/bad-ns.json"
 usage_error "derive: a fractional size" "bad-size.json: a sweep size is not a whole number of bytes" \
 	derive "$tmp/bad-size.json"
