@@ -29,16 +29,17 @@ struct family {
 	char name[48];
 };
 
-/* Text that goes into the generated C as it is: a folder name (letters,
- * digits, '-', '_', '.'), or with spaces, a families.txt name. */
-static int c_safe(const char *s, int spaces)
+/* Text that goes into the generated C as it is: letters, digits, '-',
+ * '_', '.' and the characters in `also` (a folder name: none; the corpus
+ * path: '/'; a families.txt name: " (),"). */
+static int c_safe(const char *s, const char *also)
 {
 	if (!*s)
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
 		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.' ||
-		      (spaces && (*s == ' ' || *s == '(' || *s == ')' || *s == ','))))
+		      strchr(also, *s)))
 			return 0;
 	return 1;
 }
@@ -90,7 +91,7 @@ static int read_families(const char *path, struct family *fam, size_t *n)
 		snprintf(e->vendor, sizeof e->vendor, "%.15s", vendor);
 		snprintf(e->name, sizeof e->name, "%.*s", (int)strcspn(line + used, "\r\n"),
 			 line + used);
-		if (!c_safe(e->name, 1)) {
+		if (!c_safe(e->name, " (),")) {
 			fclose(f);
 			cli_error("%s:%u: a name of other than letters, digits, spaces and -_.(),",
 				  path, no);
@@ -279,12 +280,11 @@ int derive_rows(const char *corpus, const char *output, int allow)
 	struct family fam[MAX_FAMILIES];
 	size_t nfam, nm;
 	char path[4096];
-	for (const char *q = corpus; *q; q++)
-		if (!c_safe((char[]){ *q, 0 }, 0) && *q != '/') {
-			cli_error("%s: a corpus path of other than letters, digits, '/', '-', '_' "
-				  "and '.' (it goes into the generated file)", corpus);
-			return EXIT_USAGE;
-		}
+	if (!c_safe(corpus, "/")) {
+		cli_error("%s: a corpus path of other than letters, digits, '/', '-', '_' "
+			  "and '.' (it goes into the generated file)", corpus);
+		return EXIT_USAGE;
+	}
 	snprintf(path, sizeof path, "%s/families.txt", corpus);
 	int rc = read_families(path, fam, &nfam);
 	if (rc)
@@ -302,7 +302,7 @@ int derive_rows(const char *corpus, const char *output, int allow)
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < nm; i++) {
-		if (!c_safe(machines[i], 0)) {
+		if (!c_safe(machines[i], "")) {
 			cli_error("%s/%s: a folder name of other than letters, digits, '-', '_' "
 				  "and '.'", corpus, machines[i]);
 			rc = EXIT_USAGE;

@@ -104,20 +104,21 @@ void calibration_add_effect(struct calibration *cal, const struct ucopy_kernel *
 			(struct cal_effect){ k, size, distance, align };
 }
 
-void calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
-			   size_t size, double ratio, uint32_t src, uint32_t dst)
+int calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
+			  size_t size, double ratio, uint32_t src, uint32_t dst)
 {
-	/* One cliff per kernel and size, the worst: several reports (or
-	 * probes) of one cell must not fill the table with repeats. */
+	/* Several reports (or probes) of one cell must not fill the table
+	 * with repeats. */
 	for (size_t i = 0; i < cal->ncliffs; i++)
 		if (cal->cliff[i].kernel == k && cal->cliff[i].size == size) {
 			if (ratio > cal->cliff[i].ratio)
 				cal->cliff[i] = (struct cal_cliff){ k, size, ratio, src, dst };
-			return;
+			return 0;
 		}
-	if (cal->ncliffs < CAL_MAX_CLIFFS)
-		cal->cliff[cal->ncliffs++] =
-			(struct cal_cliff){ k, size, ratio, src, dst };
+	if (cal->ncliffs == CAL_MAX_CLIFFS)
+		return -1;
+	cal->cliff[cal->ncliffs++] = (struct cal_cliff){ k, size, ratio, src, dst };
+	return 0;
 }
 
 void calibration_note(struct calibration *cal, const char *fmt, ...)

@@ -215,8 +215,10 @@ struct cal_probe *calibration_probe(struct calibration *cal, size_t size,
 				    uint32_t src, uint32_t dst);
 void calibration_add_effect(struct calibration *cal, const struct ucopy_kernel *k,
 			    size_t size, double distance, double align);
-void calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
-			   size_t size, double ratio, uint32_t src, uint32_t dst);
+/* One cliff per kernel and size, the worst kept.
+ * @return : 0, or -1 when a new one finds CAL_MAX_CLIFFS in use. */
+int calibration_add_cliff(struct calibration *cal, const struct ucopy_kernel *k,
+			  size_t size, double ratio, uint32_t src, uint32_t dst);
 void calibration_note(struct calibration *cal, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

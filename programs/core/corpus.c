@@ -462,16 +462,10 @@ static int probes(const struct corpus_report *r, struct calibration *cal)
 					wj = j;
 				}
 			}
-			if (worst >= CAL_CLIFF && jr_len(cells)) {
-				size_t before = cal->ncliffs;
-				int known = 0;
-				for (size_t c = 0; c < before; c++)
-					known |= cal->cliff[c].kernel == kk && cal->cliff[c].size == size;
-				calibration_add_cliff(cal, kk, size, worst, 0,
-						      (uint32_t)jr_number(jr_at(ds, wj), 0));
-				if (!known && cal->ncliffs == before)
-					return -1;
-			}
+			if (worst >= CAL_CLIFF && jr_len(cells) &&
+			    calibration_add_cliff(cal, kk, size, worst, 0,
+						  (uint32_t)jr_number(jr_at(ds, wj), 0)))
+				return -1;
 		}
 	}
 	return 0;
