@@ -1,9 +1,11 @@
 #!/bin/bash
 # tests/derive_mutants.sh: each rule of the derivation (programs/core/
-# derive.c, calibration.h; docs/calibrate.md "How a policy is derived")
-# broken on purpose, one at a time, in a copy of the tree: test_derive must
-# fail on every one.  `make check-derive` runs it (about 3 minutes: the
-# copy rebuilds test_derive once per mutant).
+# derive.c, calibration.h; docs/calibrate.md "How a policy is derived") and
+# of the default row's (programs/core/default_row.c; "The default row")
+# broken on purpose, one at a time, in a copy of the tree: test_derive, or
+# for the default row tests/cli/default_row.sh, must fail on every one.
+# `make check-derive` runs it (about 4 minutes: the copy rebuilds the test
+# once per mutant).
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -12,7 +14,8 @@ mkdir -p "$tmp/tree"
 (cd "$src" && tar cf - Makefile include lib programs tests data/machines) | (cd "$tmp/tree" && tar xf -)
 cd "$tmp/tree" || exit 2
 
-# FILE@TEXT@REPLACEMENT: a rule and how it is broken.
+# FILE@TEXT@REPLACEMENT[@cli]: a rule and how it is broken; @cli: judged by
+# tests/cli/default_row.sh.
 mutants=(
  "programs/core/calibration.h@#define CAL_WIN 0.03@#define CAL_WIN 0.02"
  "programs/core/derive.c@return v->est <= 1 - CAL_WIN && v->hi <= 1 - CAL_WIN;@return v->est <= 1 - CAL_WIN;"
@@ -37,12 +40,26 @@ mutants=(
  "programs/core/derive.c@	if (beyond_l2(cal, pt) && versus(pt, CAL_COLD, k, d, &v))@	if (0)"
  "programs/core/derive.c@w->pick[i - 1] == w->def[i - 1] &&@1 &&"
  "programs/core/derive.c@		if (!out || b[j].gain < out->gain)@		if (!out || b[j].gain <= out->gain)"
+ "programs/core/default_row.c@	return (x < y) - (x > y);@	return (x > y) - (x < y);@cli"
+ "programs/core/default_row.c@			if (g.st[s].missing_size)@			if (0)@cli"
+ "programs/core/default_row.c@					if (sc[i] < scores[i])@					if (sc[i] <= scores[i])@cli"
+ "programs/core/default_row.c@	4 * KIB, 256, 512, 1 * KIB, 2 * KIB,@	256, 4 * KIB, 512, 1 * KIB, 2 * KIB,@cli"
 )
-make -s B=b b/tests/test_derive >/dev/null 2>&1 && ./b/tests/test_derive >/dev/null ||
-	{ echo "FAIL derive_mutants: test_derive fails before any mutant"; exit 1; }
+# judge KIND: build and run the test a mutant is judged by; 2: no build.
+judge() {
+	if [ "$1" = cli ]; then
+		make -s B=b b/ucopy >/dev/null 2>&1 || return 2
+		UCOPY=$PWD/b/ucopy sh tests/cli/default_row.sh 2>&1 | grep -q '^FAIL' && return 1
+		return 0
+	fi
+	make -s B=b b/tests/test_derive >/dev/null 2>&1 || return 2
+	./b/tests/test_derive >/dev/null 2>&1
+}
+judge derive && judge cli ||
+	{ echo "FAIL derive_mutants: a test fails before any mutant"; exit 1; }
 survived=0
 for m in "${mutants[@]}"; do
-	IFS='@' read -r f text repl <<<"$m"
+	IFS='@' read -r f text repl kind <<<"$m"
 	cp "$f" "$f.orig"
 	if ! python3 - "$f" "$text" "$repl" <<'PY'
 import sys
@@ -57,15 +74,14 @@ PY
 		survived=$((survived + 1))
 		continue
 	fi
-	if ! make -s B=b b/tests/test_derive >/dev/null 2>&1; then
-		echo "FAIL derive_mutants: '$repl' in $f does not build"
-		survived=$((survived + 1))
-	elif ./b/tests/test_derive >/dev/null 2>&1; then
-		echo "FAIL derive_mutants: test_derive passes with '$repl' in $f"
-		survived=$((survived + 1))
-	else
-		echo "PASS derive_mutants: '$repl' in $f fails test_derive"
-	fi
+	judge "${kind:-derive}"
+	case $? in
+	2) echo "FAIL derive_mutants: '$repl' in $f does not build"
+	   survived=$((survived + 1)) ;;
+	0) echo "FAIL derive_mutants: the test passes with '$repl' in $f"
+	   survived=$((survived + 1)) ;;
+	*) echo "PASS derive_mutants: '$repl' in $f fails its test" ;;
+	esac
 	mv "$f.orig" "$f"
 done
 [ "$survived" -eq 0 ]

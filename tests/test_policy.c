@@ -499,16 +499,14 @@ static void check_auto(uint64_t f, const char *label)
 	const struct ucopy_kernel *z = ucopy_kernel_find("avx512");
 	int zmm = ucopy_kernel_supported(z, f) && (f & F(AVX_VNNI));
 	if ((f & F(ERMS)) && (f & F(AVX2)) && (f & F(AVX)) && (f & F(SSE2))) {
-		/* The vector kernel up to 4 KiB (avx512) or 2 KiB (avx2) in
-		 * the default row, then movsb_safe; the running CPU's row
-		 * (ucopy_auto_explain) may take it further, never below 2
-		 * KiB, to at most 1 MiB before movsb_safe, or, where the row
-		 * says so, to the streaming stores with no rep movsb at all
-		 * (Zen 3). */
-		size_t from = zmm ? 4096 : 2048;
+		/* The vector kernel up to the row's limit, then movsb_safe:
+		 * the default row's limits are derived from the corpus
+		 * (lib/x86_64/rows.c) among 256 B - 64 KiB; the running CPU's
+		 * row (ucopy_auto_explain) may take it to at most 1 MiB before
+		 * movsb_safe, or, where the row says so, to the streaming
+		 * stores with no rep movsb at all (Zen 3). */
+		size_t from = p.rule[0].limit;
 		int own = f == ucopy_cpu()->features;
-		if (own)
-			from = p.rule[0].limit;
 		const struct ucopy_kernel *below = ucopy_policy_kernel(&p, from - 1);
 		const struct ucopy_kernel *at = ucopy_policy_kernel(&p, from);
 		char why[1024] = "";
@@ -516,7 +514,7 @@ static void check_auto(uint64_t f, const char *label)
 			ucopy_auto_explain(why, sizeof why);
 		int stream = own && p.nrules == 2 && strstr(why, "no rep movsb") &&
 			     (at == ucopy_kernel_find("nt") || at == ucopy_kernel_find("nt512"));
-		CHECK(from >= 2048 && (stream || from <= ((size_t)1 << 20)),
+		CHECK(from >= 256 && (stream || from <= ((size_t)1 << 20)),
 		      "auto (%s): the vector range ends at %zu: %s", label, from, text);
 		CHECK(below == (zmm ? z : ucopy_kernel_find("avx2")),
 		      "auto (%s) at %zu is %s: %s", label, from - 1, below->name, text);

@@ -107,7 +107,10 @@ const struct ucopy_named ucopy_arch_named[] = {
 
 /*=====   auto   =====
  * The measurements behind each threshold are in docs/performance.md,
- * "auto on x86-64".
+ * "auto on x86-64".  Each row has one shape: a vector kernel, then rep
+ * movsb, then streaming stores.  The rows written by hand (Zen 3, Intel
+ * family 6) take the limits below; the default row's are derived from the
+ * corpus (rows.c, docs/calibrate.md "The default row").
  *
  * Below 2 KiB a vector kernel: no startup cost (rep movsb's is tens of
  * cycles without FSRM) and overlapping head/tail stores for odd sizes; 2 KiB
@@ -136,18 +139,26 @@ const struct ucopy_named ucopy_arch_named[] = {
 #define AUTO_NT_L2_FACTOR 4
 #define AUTO_VEC_TO_STREAM SIZE_MAX
 
+static const struct ucopy_default_limits hand_limits = {
+	AUTO_VECTOR_LIMIT, AUTO_ZMM_LIMIT, 1,
+};
+
 static int runs(const char *name, uint64_t f)
 {
 	const struct ucopy_kernel *k = ucopy_kernel_find(name);
 	return k && ucopy_kernel_supported(k, f);
 }
 
-static size_t auto_nt_limit(const struct ucopy_cpu *c, uint64_t f)
+/* Streaming stores from `quarters` quarters of the L3, on Intel from four
+ * times the L2 if lower; AUTO_NT_FALLBACK for a feature set that is not
+ * the running CPU's or an L3 not known.  (programs/core/default_row.c
+ * states the same for the default row's derivation.) */
+static size_t auto_nt_limit(const struct ucopy_cpu *c, uint64_t f, unsigned quarters)
 {
 	size_t l = AUTO_NT_FALLBACK;
 
 	if (c->features == f && c->l3) {
-		l = c->l3 / 4;
+		l = c->l3 / 4 * quarters;
 		if (!strcmp(c->vendor, "GenuineIntel") && c->l2 &&
 		    c->l2 * AUTO_NT_L2_FACTOR < l)
 			l = c->l2 * AUTO_NT_L2_FACTOR;
@@ -175,9 +186,8 @@ static int zmm_is_free(uint64_t f)
 struct auto_row {
 	struct ucopy_auto_row row;  /* keyed by family */
 	const char *vec;        /* the vector kernel vec_limit is measured for */
-	size_t vec_limit;       /* that kernel below this; 0: the default's;
+	size_t vec_limit;       /* that kernel below this; 0: the limits';
 				   AUTO_VEC_TO_STREAM: no rep movsb band */
-	int stream;             /* streaming stores past the cache threshold */
 };
 
 static const struct auto_row rows[] = {
@@ -200,16 +210,13 @@ static const struct auto_row rows[] = {
 	    "a tie at 4-8 MiB and cold; and rep movsb's "
 	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met); "
 	    "docs/performance-zen3.md" },
-	  "avx2", AUTO_VEC_TO_STREAM, 1 },
+	  "avx2", AUTO_VEC_TO_STREAM },
 	{ { "GenuineIntel", 6, "Intel family 6",
 	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
 	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
-	  NULL, 0, 1 },
-	{ { NULL, 0, "default",
-	    "a vector kernel to 2 KiB (4 KiB with free zmm stores), movsb_safe with ERMS, "
-	    "streaming stores from a quarter of the L3" },
-	  NULL, 0, 1 },
+	  NULL, 0 },
+	{ { NULL, 0, "default", ucopy_derived_default_why }, NULL, 0 },
 };
 
 static const struct auto_row *auto_row(const struct ucopy_cpu *c, uint64_t f)
@@ -267,10 +274,12 @@ void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t le
 	const char *large = vec;
 	size_t pos = 0;
 
+	const struct ucopy_default_limits *lim = row->row.vendor ? &hand_limits
+								  : &ucopy_derived_default;
 	size_t limit = row->vec && !strcmp(vec, row->vec) ? row->vec_limit : 0;
 
 	if (!limit)
-		limit = zmm_is_free(f) ? AUTO_ZMM_LIMIT : AUTO_VECTOR_LIMIT;
+		limit = zmm_is_free(f) ? lim->zmm : lim->vector;
 	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f) && limit != AUTO_VEC_TO_STREAM)
 		large = "movsb_safe";
 	buf[0] = 0;
@@ -278,9 +287,9 @@ void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t le
 		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
 		vec = large;
 	}
-	if (row->stream && runs("nt", f)) {
+	if (lim->stream_quarters && runs("nt", f)) {
 		char nt[32];
-		ucopy_size_format(auto_nt_limit(c, f), nt, sizeof nt);
+		ucopy_size_format(auto_nt_limit(c, f, lim->stream_quarters), nt, sizeof nt);
 		ucopy_put(buf, len, &pos, "%s", nt);
 		ucopy_put(buf, len, &pos, ":%s,%s", vec,
 		    zmm_is_free(f) && runs("nt512", f) ? "nt512" : "nt");

@@ -59,4 +59,16 @@ struct ucopy_derived_row {
 extern const struct ucopy_derived_row ucopy_derived_rows[] HIDDEN;
 extern const size_t ucopy_derived_nrows HIDDEN;
 
+/* The default row's limits, derived from the corpus too (the least
+ * worst-case regret over its machines; rows.c): a vector kernel below
+ * `vector` (`zmm` for avx512 where its stores are free), movsb_safe above
+ * where ERMS, streaming stores from stream_quarters quarters of the L3 (0:
+ * none).  why: what the row says of itself. */
+struct ucopy_default_limits {
+	size_t vector, zmm;
+	unsigned stream_quarters;
+};
+extern const struct ucopy_default_limits ucopy_derived_default HIDDEN;
+extern const char ucopy_derived_default_why[] HIDDEN;
+
 #endif

@@ -45,7 +45,7 @@ void help_derive(FILE *f)
 	      "                     or not at all\n", f);
 }
 
-static void release(struct loaded *l)
+void loaded_release(struct loaded *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		corpus_release(&l->r[i]);
@@ -53,7 +53,7 @@ static void release(struct loaded *l)
 	free(l->skipped);
 }
 
-static int load(struct loaded *l, char **paths, size_t n, int allow_missing)
+int loaded_read(struct loaded *l, char **paths, size_t n, int allow_missing)
 {
 	l->r = calloc(n ? n : 1, sizeof *l->r);
 	l->skipped = calloc(n ? n : 1, sizeof *l->skipped);
@@ -195,11 +195,14 @@ static void print_json(const struct loaded *l, const char *def, const struct cal
 
 int derive_reports(char **paths, size_t n, int allow, struct derived *d)
 {
-	char err[256];
 	memset(d, 0, sizeof *d);
-	int rc = load(&d->reports, paths, n, allow);
-	if (rc)
-		return rc;
+	int rc = loaded_read(&d->reports, paths, n, allow);
+	return rc ? rc : derive_loaded(d, NULL);
+}
+
+int derive_loaded(struct derived *d, const struct ucopy_policy *start)
+{
+	char err[256];
 	const struct corpus_report *first = &d->reports.r[0];
 	d->cal = calloc(1, sizeof *d->cal);
 	if (!d->cal) {
@@ -207,7 +210,9 @@ int derive_reports(char **paths, size_t n, int allow, struct derived *d)
 		return EXIT_FAIL;
 	}
 	calibration_init(d->cal);
-	if (corpus_default_policy(first, &d->def, err, sizeof err)) {
+	if (start)
+		d->def = *start;
+	else if (corpus_default_policy(first, &d->def, err, sizeof err)) {
 		cli_error("%s: %s", first->path, err);
 		return EXIT_USAGE;
 	}
@@ -231,7 +236,7 @@ void derived_free(struct derived *d)
 		calibration_free(d->cal);
 	free(d->cal);
 	d->cal = NULL;
-	release(&d->reports);
+	loaded_release(&d->reports);
 	memset(&d->reports, 0, sizeof d->reports);
 }
 

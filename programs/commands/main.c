@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	  cmd_report, help_report, CLI_ENV_CHECK | CLI_ENV_PROFILE },
 	{ "derive", "the policy a machine's saved reports derive, without the machine",
 	  cmd_derive, help_derive, 0 },
+	{ "regret", "what auto's choice costs on each measured machine of the corpus",
+	  cmd_regret, help_regret, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -71,6 +71,8 @@ int cmd_report(int argc, char **argv);
 void help_report(FILE *f);
 int cmd_derive(int argc, char **argv);
 void help_derive(FILE *f);
+int cmd_regret(int argc, char **argv);
+void help_regret(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,6 +4,7 @@
  */
 #include "corpus.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -328,10 +329,71 @@ int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b
 	return corpus_cpu_equal(&a->cpu, &b->cpu);
 }
 
+/*=====   Folders   =====*/
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void corpus_free_list(char **l, size_t n)
+{
+	for (size_t i = 0; l && i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+static int is_dir(const char *dir, const char *name)
+{
+	char p[4096];
+	DIR *d;
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	if (!(d = opendir(p)))
+		return 0;
+	closedir(d);
+	return 1;
+}
+
+static int is_report(const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(name, "report-", 7) && n > 15 && !strcmp(name + n - 8, ".json.gz");
+}
+
+char **corpus_list(const char *dir, enum corpus_entries what, size_t max, size_t *n)
+{
+	DIR *d = opendir(dir);
+	char **out = calloc(max + 1, sizeof *out);
+	struct dirent *e;
+	*n = 0;
+	if (!d || !out) {
+		if (d)
+			closedir(d);
+		free(out);
+		return NULL;
+	}
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' ||
+		    !(what == CORPUS_MACHINES ? is_dir(dir, e->d_name) : is_report(e->d_name)))
+			continue;
+		if (*n == max || !(out[*n] = strdup(e->d_name))) {
+			/* Not a table that depends on readdir's order. */
+			int saved = *n == max ? EMFILE : ENOMEM;
+			closedir(d);
+			corpus_free_list(out, *n);
+			errno = saved;
+			return NULL;
+		}
+		(*n)++;
+	}
+	closedir(d);
+	qsort(out, *n, sizeof *out, by_name);
+	return out;
+}
+
 /*=====   Measurements   =====*/
 
-/* One report's sweep for `cache`, or NULL. */
-static const struct jr_value *sweep(const struct corpus_report *r, const char *cache)
+const struct jr_value *corpus_sweep(const struct corpus_report *r, const char *cache)
 {
 	const struct jr_value *sw = jr_get(r->root, "sweep");
 	for (size_t i = 0; i < jr_len(sw); i++) {
@@ -342,8 +404,7 @@ static const struct jr_value *sweep(const struct corpus_report *r, const char *c
 	return NULL;
 }
 
-/* The point of `series` at `size`, or NULL. */
-static const struct jr_value *point_at(const struct jr_value *series, size_t size)
+const struct jr_value *corpus_point(const struct jr_value *series, size_t size)
 {
 	const struct jr_value *pts = jr_get(series, "points");
 	for (size_t i = 0; i < jr_len(pts); i++)
@@ -369,7 +430,7 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 	int seen = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct jr_value *sw = sweep(&r[i], cache), *series = jr_get(sw, "series");
+		const struct jr_value *sw = corpus_sweep(&r[i], cache), *series = jr_get(sw, "series");
 		for (size_t k = 0; k < nk; k++)
 			ns[i][k] = lo[i][k] = hi[i][k] = NAN;
 		for (size_t s = 0; s < jr_len(series); s++) {
@@ -377,7 +438,7 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 			const char *name = jr_string(jr_get(se, "name"));
 			const struct ucopy_kernel *kk = name ? ucopy_kernel_find(name) : NULL;
 			int ki = kk ? calibration_kernel_index(kk) : -1;
-			const struct jr_value *p = point_at(se, size);
+			const struct jr_value *p = corpus_point(se, size);
 			double t = jr_number(jr_get(p, "ns_median"), NAN);
 			if (ki < 0 || !(t > 0))
 				continue;
@@ -481,7 +542,7 @@ int corpus_calibration(const struct corpus_report *r, size_t n, struct calibrati
 	};
 	for (size_t s = 0; s < 2; s++)
 		for (size_t i = 0; i < n; i++) {
-			const struct jr_value *sizes = jr_get(sweep(&r[i], states[s].cache), "sizes");
+			const struct jr_value *sizes = jr_get(corpus_sweep(&r[i], states[s].cache), "sizes");
 			for (size_t j = 0; j < jr_len(sizes); j++) {
 				size_t size = (size_t)jr_number(jr_at(sizes, j), 0);   /* checked */
 				struct cal_point *pt = calibration_point(cal, size);

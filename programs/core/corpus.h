@@ -45,6 +45,19 @@ int corpus_cpu_equal(const struct ucopy_cpu *a, const struct ucopy_cpu *b);
 /* 1 when a and b were measured on the same CPU (vendor, family, model). */
 int corpus_same_cpu(const struct corpus_report *a, const struct corpus_report *b);
 
+/* A corpus folder's machines (its subfolders) or a machine folder's
+ * reports (report-*.json.gz), by name, sorted: not an order that depends on
+ * the file system.  @return : the names (corpus_free_list() them), or NULL
+ * with errno (EMFILE: more than max). */
+enum corpus_entries { CORPUS_MACHINES, CORPUS_REPORTS };
+char **corpus_list(const char *dir, enum corpus_entries what, size_t max, size_t *n);
+void corpus_free_list(char **l, size_t n);
+
+/* r's sweep for `cache` ("hot", "cold"), or NULL; and the point of one of
+ * its series at `size`, or NULL.  Their numbers were checked on reading. */
+const struct jr_value *corpus_sweep(const struct corpus_report *r, const char *cache);
+const struct jr_value *corpus_point(const struct jr_value *series, size_t size);
+
 /* The measurements of n reports of one machine as one calibration: per
  * size, state and kernel the median of the reports' medians, and as its
  * interval against the size's fastest kernel the envelope of every

@@ -1,8 +1,9 @@
-# tests/regret.py, auto's regret on the corpus (issue 42), on a synthetic
+# ucopy regret, auto's regret on the corpus (issue 42), on a synthetic
 # corpus whose answer is known: one machine, a Zen 3 (AMD 25/1, whose row
 # of auto is written by hand: 8M:avx2,nt with these features and a 32 MiB
-# L3; a corpus CPU's derived row would move with the corpus), two reports.  make check does not judge the real corpus (its
-# regret is docs/performance.md's table, by `python3 tests/regret.py`).
+# L3; a corpus CPU's derived row would move with the corpus), two reports.
+# make check does not judge the real corpus (its regret is
+# docs/performance.md's table, by `ucopy regret --markdown`).
 . tests/cli/lib.sh
 only_arch x86_64 "the synthetic machine is an x86-64 CPU with x86-64 kernels"
 
@@ -37,7 +38,7 @@ for i in (1, 2):
                 ns = 0.1   # never a kernel a policy picks
             pts.append({"size": n, "ns_median": ns})
         series.append({"name": k, "points": pts})
-    r = {"schema": 2,
+    r = {"schema": 2, "date": "2026-12-0%d" % i, "seed": i,
          "machine": {"cpu": {"arch": "x86_64", "vendor": "AuthenticAMD", "family": 25, "model": 1},
                      "features": ["sse2", "avx", "avx2", "erms", "fsrm", "rep_good"],
                      "caches": {"l2": 512 << 10, "l3": 32 << 20}},
@@ -48,14 +49,31 @@ PY
 }
 
 synth "$dir/a" 1
-python3 tests/regret.py --ucopy "$UCOPY" --corpus "$dir/a" --check >"$out" 2>"$err"
-rc=$?
+run regret --corpus "$dir/a" --check
 expect "regret: auto fastest everywhere, a noise winner not counted: within bounds" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^amd-25-1   auto        hot  avx2 < 8M: 1.000; nt >= 8M: 1.000 | worst 1.000' '$out' && ! grep -q OVER '$out'"
 
 synth "$dir/b" 0
-python3 tests/regret.py --ucopy "$UCOPY" --corpus "$dir/b" --check >"$out" 2>"$err"
-rc=$?
+run regret --corpus "$dir/b" --check
 expect "regret: a kernel 1.25x faster than auto's at 64K is found, and --check fails" \
 	sh -c "[ $rc -eq 1 ] && grep -q '^OVER amd-25-1 auto hot: 64K at 1.250 > 1.15' '$out' &&
 		grep -q '^OVER amd-25-1 auto hot band avx2: geomean 1.057 > 1.05' '$out'"
+
+run regret --corpus "$dir/b" --markdown
+expect "regret: --markdown is the table docs/performance.md holds" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^| machine | policy | row | cache | regret by band (geomean) | worst size |$' '$out' &&
+		grep -q '^| amd-25-1 (2 reports) | auto: .8M:avx2,nt. | AMD family 0x19 (Zen 3) | hot | avx2 < 8M: 1.057; nt >= 8M: 1.000 | 1.250 at 64K |$' '$out'"
+
+# A machine with one report is not judged; a corpus with none is an error.
+rm "$dir/a/amd-25-1/report-2.json.gz"
+usage_error "regret: no machine with two reports" "no machine folder with two reports" \
+	regret --corpus "$dir/a"
+usage_error "regret: a corpus that is not there" "$dir/none: cannot read" \
+	regret --corpus "$dir/none"
+printf 'not json' | gzip >"$dir/b/amd-25-1/report-3.json.gz"
+usage_error "regret: a damaged report is named" "report-3.json.gz: not JSON" \
+	regret --corpus "$dir/b"
+run regret --corpus "$dir/b" --allow-missing
+expect "regret: --allow-missing names it and judges the rest" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'report-3.json.gz: not JSON.*skipped' '$err' && grep -q '^amd-25-1 ' '$out'"
+usage_error "regret: an unknown option" "unexpected argument '--bogus'" regret --bogus

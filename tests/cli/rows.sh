@@ -31,6 +31,27 @@ expect "rows: auto on AMD 25/17 is its derived row" policy_is "(Zen 4)" amd-25-1
 run features --cpu amd:26:2 --assume-features none,sse2,avx2,avx512f,avx512bw,avx512vl,erms,fsrm --caches 1M,508M
 expect "rows: auto on AMD 26/2 is its derived row" policy_is "(Zen 5)" amd-26-2
 
+# The default row's shape is stated twice, in the library (policies.c) and
+# in the derivation (programs/core/default_row.c): the policy the table says
+# the default row gives each machine is what the library's default row
+# gives that CPU (its features and caches, under a family no row is keyed by).
+default_agrees() {
+	for d in data/machines/*/; do
+		d=${d%/}
+		[ -e "$d/report-1.json.gz" ] || continue
+		want=$(sed -n "s|^ \*   $d gets ||p" lib/x86_64/rows.c)
+		args=$(zcat "$d/report-1.json.gz" | python3 -c '
+import json, sys
+m = json.load(sys.stdin)["machine"]
+print("%s:0:%d --assume-features none,%s --caches %d,%d" % (m["cpu"]["vendor"], m["cpu"]["model"],
+      ",".join(m["features"]), m["caches"]["l2"], m["caches"]["l3"]))')
+		# shellcheck disable=SC2086
+		got=$("$UCOPY" features --cpu $args | sed -n 's/^policy    //p')
+		[ -n "$want" ] && [ "$want" = "$got" ] || { echo "$d: table '$want', library '$got'"; return 1; }
+	done
+}
+expect "rows: the default row the table states is the library's on every corpus CPU" default_agrees
+
 # A corpus file of another schema stops the table, or is skipped by name.
 mkdir -p "$tmp/corpus/amd-25-17"
 cp data/machines/families.txt "$tmp/corpus/"

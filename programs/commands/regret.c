@@ -1,0 +1,206 @@
+/*
+ * regret.c - `ucopy regret`: what auto's choice costs on every machine of
+ * the corpus, from the machines' own reports (regret.h), beside what the
+ * default row would cost there.
+ */
+#include "cli.h"
+#include "corpus.h"
+#include "derive_cmd.h"
+#include "regret.h"
+#include "ucopy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "regret"
+#define MAX_MACHINES 64
+
+void help_regret(FILE *f)
+{
+	fputs("usage: ucopy regret [--corpus DIR] [--markdown] [--check] [--allow-missing]\n\n"
+	      "For every machine folder of the corpus (default data/machines) with two\n"
+	      "reports or more: the policy auto chooses on that CPU (with its features\n"
+	      "and caches, as `ucopy features --cpu` prints it) and the policy the\n"
+	      "default row would give it, each judged on the machine's own reports.\n"
+	      "Per size of the reports' sweeps, hot and cold, the regret is the time\n"
+	      "of the kernel the policy runs over the fastest kernel's, the fastest\n"
+	      "chosen on one report and both timed on another (every ordered pair; the\n"
+	      "median; 1 where the policy's kernel was ahead).  A band is a rule of the\n"
+	      "policy; its regret is the geometric mean over its sizes.\n\n"
+	      "  --corpus DIR     the corpus (data/machines/README.md)\n"
+	      "  --markdown       a table (docs/performance.md) instead of lines\n"
+	      "  --check          exit 1 when auto breaks a bound on a machine: a band\n"
+	      "                   above 1.05, a size above 1.15, or a size sent to a\n"
+	      "                   kernel the reports did not time\n"
+	      "  --allow-missing  skip a report that cannot be read (named on stderr)\n\n"
+	      "Each broken bound is a line starting OVER.  A report that cannot be read\n"
+	      "is named with the reason (exit 2).\n", f);
+}
+
+static void fmt_size(size_t n, char *buf, size_t len)
+{
+	ucopy_size_format(n, buf, len);
+}
+
+struct who {
+	const char *name;       /* "auto", "default row" */
+	char policy[512], row[128];
+	struct ucopy_policy p;
+};
+
+/* auto's policy on the report's CPU, or the default row's (a family, or on
+ * aarch64 a part, no row is keyed by). */
+static int policy_for(const struct corpus_report *r, int dflt, struct who *w)
+{
+	struct ucopy_cpu c = r->cpu;
+	char why[1024], err[256];
+	if (dflt) {
+		if (corpus_default_policy(r, &w->p, err, sizeof err)) {
+			cli_error("%s: %s", r->path, err);
+			return EXIT_USAGE;
+		}
+		ucopy_policy_format(&w->p, w->policy, sizeof w->policy);
+		snprintf(w->row, sizeof w->row, "default");
+		return 0;
+	}
+	if (ucopy_auto_for(&c, w->policy, sizeof w->policy, why, sizeof why) < 0 ||
+	    ucopy_policy_parse(&w->p, w->policy, err, sizeof err)) {
+		cli_error("%s: auto cannot describe this CPU", r->path);
+		return EXIT_USAGE;
+	}
+	ucopy_policy_fit(&w->p, c.features, NULL, 0);
+	ucopy_policy_format(&w->p, w->policy, sizeof w->policy);
+	snprintf(w->row, sizeof w->row, "%.*s", (int)strcspn(why, ":"), why);
+	return 0;
+}
+
+/* The bands of one state as text, and the bounds they break. */
+static int one_state(const char *m, size_t nreports, const struct who *w,
+		     const struct regret_state *st, const char *state, int md, int judge)
+{
+	char bands[2048], ws[16];
+	size_t pos = 0;
+	int broken = 0;
+	long worst = regret_worst(st);
+	bands[0] = 0;
+	if (worst < 0)
+		return 0;
+	for (unsigned i = 0; i < w->p.nrules; i++) {
+		size_t lo = i ? w->p.rule[i - 1].limit : 0;
+		size_t hi = i + 1 < w->p.nrules ? w->p.rule[i].limit : SIZE_MAX;
+		size_t count;
+		double g = regret_geomean(st, lo, hi, &count);
+		char a[16], b[16];
+		if (!count)
+			continue;
+		fmt_size(lo, a, sizeof a);
+		fmt_size(hi, b, sizeof b);
+		pos += (size_t)snprintf(bands + pos, pos < sizeof bands ? sizeof bands - pos : 0,
+					"%s%s %s%s%s%s: %.3f", pos ? "; " : "",
+					w->p.rule[i].kernel->name,
+					!lo ? "< " : hi == SIZE_MAX ? ">= " : "", !lo ? b : a,
+					lo && hi != SIZE_MAX ? "-" : "", lo && hi != SIZE_MAX ? b : "", g);
+		if (judge && g > REGRET_BAND_BOUND) {
+			printf("OVER %s %s %s band %s: geomean %.3f > %.2f\n", m, w->name, state,
+			       w->p.rule[i].kernel->name, g, REGRET_BAND_BOUND);
+			broken = 1;
+		}
+	}
+	fmt_size(st->size[worst], ws, sizeof ws);
+	if (judge && st->r[worst] > REGRET_SIZE_BOUND) {
+		printf("OVER %s %s %s: %s at %.3f > %.2f\n", m, w->name, state, ws, st->r[worst],
+		       REGRET_SIZE_BOUND);
+		broken = 1;
+	}
+	if (md)
+		printf("| %s (%zu reports) | %s: `%s` | %s | %s | %s | %.3f at %s |\n", m, nreports,
+		       w->name, w->policy, w->row, state, bands, st->r[worst], ws);
+	else
+		printf("%-10s %-11s %-4s %s | worst %.3f at %s | %s\n", m, w->name, state, bands,
+		       st->r[worst], ws, w->policy);
+	return broken;
+}
+
+static int one_machine(const char *m, const struct loaded *l, int md, int *broken)
+{
+	struct regret_data *d = regret_read(l->r, l->n);
+	if (!d) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (int dflt = 0; dflt < 2; dflt++) {
+		struct who w = { dflt ? "default row" : "auto", "", "", { 0 } };
+		struct regret g;
+		int rc = policy_for(&l->r[0], dflt, &w);
+		if (rc) {
+			free(d);
+			return rc;
+		}
+		regret_of(d, &w.p, &g);
+		for (int s = 0; s < REGRET_STATES; s++) {
+			const struct regret_state *st = &g.st[s];
+			/* A size the policy sends to a kernel a report did not
+			 * time is not judged, and says so: a band must not pass
+			 * unseen. */
+			if (!dflt && st->missing_size) {
+				char z[16];
+				fmt_size(st->missing_size, z, sizeof z);
+				printf("OVER %s %s %s: %s at %s not in a report (not judged)\n", m,
+				       w.name, regret_state_name[s], st->missing_kernel, z);
+				*broken = 1;
+			}
+			*broken |= one_state(m, l->n, &w, st, regret_state_name[s], md, !dflt);
+		}
+	}
+	free(d);
+	return 0;
+}
+
+int cmd_regret(int argc, char **argv)
+{
+	const char *corpus = "data/machines", *v;
+	int md = 0, check = 0, allow = 0, rc = 0, broken = 0;
+	for (int i = 1; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "--markdown"))
+			md = 1;
+		else if (!strcmp(argv[i], "--check"))
+			check = 1;
+		else if (!strcmp(argv[i], "--allow-missing"))
+			allow = 1;
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--corpus", 0, &rc)))
+			corpus = v;
+		else if (!rc)
+			rc = cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+	}
+	if (rc)
+		return rc;
+	size_t nm;
+	char **machines = corpus_list(corpus, CORPUS_MACHINES, MAX_MACHINES, &nm);
+	if (!machines) {
+		cli_error("%s: cannot read: %s", corpus,
+			  errno == EMFILE ? "more machine folders than 64" : strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (md)
+		printf("| machine | policy | row | cache | regret by band (geomean) | worst size |\n"
+		       "|---|---|---|---|---|---|\n");
+	size_t judged = 0;
+	for (size_t i = 0; i < nm && !rc; i++) {
+		struct loaded l;
+		char files[1024];
+		rc = machine_read(corpus, machines[i], allow, &l, files, sizeof files);
+		if (!rc && l.n >= 2) {
+			rc = one_machine(machines[i], &l, md, &broken);
+			judged++;
+		}
+		loaded_release(&l);
+	}
+	corpus_free_list(machines, nm);
+	if (!rc && !judged)
+		rc = cli_usage_error(CMD, "%s: no machine folder with two reports or more", corpus);
+	return rc ? rc : check && broken ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,147 @@
+/*
+ * regret.c - what a policy costs on a measured machine (regret.h).
+ */
+#include "regret.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const regret_state_name[REGRET_STATES] = { "hot", "cold" };
+
+/* 1 when every one of the n reports' sweeps for the state lists size. */
+static int swept_by_all(const struct corpus_report *r, size_t n, const char *cache, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct jr_value *sizes = jr_get(corpus_sweep(&r[i], cache), "sizes");
+		int found = 0;
+		for (size_t j = 0; j < jr_len(sizes) && !found; j++)
+			found = (size_t)jr_number(jr_at(sizes, j), 0) == size;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+struct regret_data *regret_read(const struct corpus_report *r, size_t n)
+{
+	if (n < 2 || n > CORPUS_MAX_REPORTS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct regret_data *d = calloc(1, sizeof *d);
+	size_t nk = calibration_kernels();
+	if (!d)
+		return NULL;
+	d->nreports = n;
+	for (int s = 0; s < REGRET_STATES; s++) {
+		const char *cache = regret_state_name[s];
+		const struct jr_value *sizes = jr_get(corpus_sweep(&r[0], cache), "sizes");
+		for (size_t j = 0; j < jr_len(sizes) && d->st[s].n < REGRET_MAX_SIZES; j++) {
+			size_t size = (size_t)jr_number(jr_at(sizes, j), 0), z = d->st[s].n;
+			if (!size || !swept_by_all(r, n, cache, size))
+				continue;
+			d->st[s].size[z] = size;
+			for (size_t i = 0; i < n; i++) {
+				for (size_t k = 0; k < nk; k++)
+					d->st[s].ns[i][z][k] = NAN;
+				const struct jr_value *series = jr_get(corpus_sweep(&r[i], cache), "series");
+				for (size_t e = 0; e < jr_len(series); e++) {
+					const struct jr_value *se = jr_at(series, e);
+					const char *name = jr_string(jr_get(se, "name"));
+					/* Only kernels a policy may pick: those that
+					 * recover from faults (the policy serves
+					 * ucopy_try() too), not libc's memcpy. */
+					const struct ucopy_kernel *kk = name ? ucopy_kernel_find(name) : NULL;
+					int ki = kk && (kk->flags & UCOPY_KERNEL_FAULT_CAPABLE)
+						 ? calibration_kernel_index(kk) : -1;
+					double t = jr_number(jr_get(corpus_point(se, size), "ns_median"), NAN);
+					if (ki >= 0 && t > 0)
+						d->st[s].ns[i][z][ki] = t;
+				}
+			}
+			for (size_t a = 0; a < n; a++)
+				for (size_t b = 0; b < n; b++) {
+					int best = -1;
+					for (size_t k = 0; k < nk; k++)
+						if (!isnan(d->st[s].ns[a][z][k]) && !isnan(d->st[s].ns[b][z][k]) &&
+						    (best < 0 || d->st[s].ns[a][z][k] < d->st[s].ns[a][z][best]))
+							best = (int)k;
+					d->st[s].best[a][b][z] = (signed char)best;
+				}
+			d->st[s].n++;
+		}
+	}
+	return d;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void regret_of(const struct regret_data *d, const struct ucopy_policy *p, struct regret *out)
+{
+	double vals[CORPUS_MAX_REPORTS * CORPUS_MAX_REPORTS];
+	for (int s = 0; s < REGRET_STATES; s++) {
+		struct regret_state *st = &out->st[s];
+		memset(st, 0, sizeof *st);
+		for (size_t z = 0; z < d->st[s].n; z++) {
+			const struct ucopy_kernel *mk = ucopy_policy_kernel(p, d->st[s].size[z]);
+			int mine = calibration_kernel_index(mk);
+			size_t m = 0;
+			for (size_t a = 0; a < d->nreports; a++)
+				for (size_t b = 0; b < d->nreports; b++) {
+					int best = d->st[s].best[a][b][z];
+					if (a == b || best < 0)
+						continue;
+					double t = mine >= 0 ? d->st[s].ns[b][z][mine] : NAN;
+					if (isnan(t)) {
+						if (!st->missing_size) {
+							st->missing_size = d->st[s].size[z];
+							st->missing_kernel = mk->name;
+						}
+						continue;
+					}
+					vals[m++] = t / d->st[s].ns[b][z][best];
+				}
+			st->size[st->n] = d->st[s].size[z];
+			st->r[st->n] = NAN;
+			if (m) {
+				qsort(vals, m, sizeof vals[0], cmp_double);
+				double med = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
+				/* Below 1 the kernel that looked fastest on one
+				 * report was slower on the other: no regret, and no
+				 * credit that would hide a loss elsewhere in a band. */
+				st->r[st->n] = med < 1 ? 1 : med;
+			}
+			st->n++;
+		}
+	}
+}
+
+double regret_geomean(const struct regret_state *s, size_t lo, size_t hi, size_t *count)
+{
+	double sum = 0;
+	size_t c = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->size[i] >= lo && s->size[i] < hi && !isnan(s->r[i])) {
+			sum += log(s->r[i]);
+			c++;
+		}
+	if (count)
+		*count = c;
+	return c ? exp(sum / (double)c) : NAN;
+}
+
+long regret_worst(const struct regret_state *s)
+{
+	long w = -1;
+	for (size_t i = 0; i < s->n; i++)
+		if (!isnan(s->r[i]) && (w < 0 || s->r[i] > s->r[w]))
+			w = (long)i;
+	return w;
+}
