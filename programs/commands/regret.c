@@ -79,7 +79,7 @@ static int policy_for(const struct corpus_report *r, int dflt, struct who *w)
 }
 
 /* The bands of one state as text, and the bounds they break. */
-static int one_state(const char *m, size_t nreports, const struct who *w,
+static int one_state(FILE *over, const char *m, size_t nreports, const struct who *w,
 		     const struct regret_state *st, const char *state, int md, int judge)
 {
 	char bands[2048], ws[16];
@@ -105,14 +105,14 @@ static int one_state(const char *m, size_t nreports, const struct who *w,
 					!lo ? "< " : hi == SIZE_MAX ? ">= " : "", !lo ? b : a,
 					lo && hi != SIZE_MAX ? "-" : "", lo && hi != SIZE_MAX ? b : "", g);
 		if (judge && g > REGRET_BAND_BOUND) {
-			printf("OVER %s %s %s band %s: geomean %.3f > %.2f\n", m, w->name, state,
+			fprintf(over, "OVER %s %s %s band %s: geomean %.3f > %.2f\n", m, w->name, state,
 			       w->p.rule[i].kernel->name, g, REGRET_BAND_BOUND);
 			broken = 1;
 		}
 	}
 	fmt_size(st->size[worst], ws, sizeof ws);
 	if (judge && st->r[worst] > REGRET_SIZE_BOUND) {
-		printf("OVER %s %s %s: %s at %.3f > %.2f\n", m, w->name, state, ws, st->r[worst],
+		fprintf(over, "OVER %s %s %s: %s at %.3f > %.2f\n", m, w->name, state, ws, st->r[worst],
 		       REGRET_SIZE_BOUND);
 		broken = 1;
 	}
@@ -125,7 +125,7 @@ static int one_state(const char *m, size_t nreports, const struct who *w,
 	return broken;
 }
 
-static int one_machine(const char *m, const struct loaded *l, int md, int *broken)
+static int one_machine(FILE *over, const char *m, const struct loaded *l, int md, int *broken)
 {
 	struct regret_data *d = regret_read(l->r, l->n);
 	if (!d) {
@@ -149,11 +149,11 @@ static int one_machine(const char *m, const struct loaded *l, int md, int *broke
 			if (!dflt && st->missing_size) {
 				char z[16];
 				fmt_size(st->missing_size, z, sizeof z);
-				printf("OVER %s %s %s: %s at %s not in a report (not judged)\n", m,
+				fprintf(over, "OVER %s %s %s: %s at %s not in a report (not judged)\n", m,
 				       w.name, regret_state_name[s], st->missing_kernel, z);
 				*broken = 1;
 			}
-			*broken |= one_state(m, l->n, &w, st, regret_state_name[s], md, !dflt);
+			*broken |= one_state(over, m, l->n, &w, st, regret_state_name[s], md, !dflt);
 		}
 	}
 	free(d);
@@ -185,6 +185,15 @@ int cmd_regret(int argc, char **argv)
 			  errno == EMFILE ? "more machine folders than 64" : strerror(errno));
 		return EXIT_USAGE;
 	}
+	/* The broken bounds after the table, which they would cut. */
+	char *overs = NULL;
+	size_t nover = 0;
+	FILE *over = open_memstream(&overs, &nover);
+	if (!over) {
+		corpus_free_list(machines, nm);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
 	if (md)
 		printf("| machine | policy | row | cache | regret by band (geomean) | worst size |\n"
 		       "|---|---|---|---|---|---|\n");
@@ -194,12 +203,18 @@ int cmd_regret(int argc, char **argv)
 		char files[1024];
 		rc = machine_read(corpus, machines[i], allow, &l, files, sizeof files);
 		if (!rc && l.n >= 2) {
-			rc = one_machine(machines[i], &l, md, &broken);
+			rc = one_machine(over, machines[i], &l, md, &broken);
 			judged++;
 		}
 		loaded_release(&l);
 	}
 	corpus_free_list(machines, nm);
+	fclose(over);
+	if (!rc && md && nover)
+		printf("\n");
+	if (!rc)
+		fwrite(overs, 1, nover, stdout);
+	free(overs);
 	if (!rc && !judged)
 		rc = cli_usage_error(CMD, "%s: no machine folder with two reports or more", corpus);
 	return rc ? rc : check && broken ? EXIT_FAIL : EXIT_OK;
