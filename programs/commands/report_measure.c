@@ -745,8 +745,28 @@ static int ab_alloc(struct report_ab *a, size_t n)
 	a->ns_ucopy = calloc(n + 1, sizeof *a->ns_ucopy);
 	a->ns_libc = calloc(n + 1, sizeof *a->ns_libc);
 	a->ratio = calloc(n + 1, sizeof *a->ratio);
+	a->nker = 0;
+	a->ker = NULL;
+	a->ns_alone_ucopy = a->ns_alone = NULL;
 	return a->name && a->what && a->lo && a->hi && a->mean_size && a->ns_ucopy &&
 	       a->ns_libc && a->ratio ? 0 : -1;
+}
+
+/* The vector kernels of REPORT_DIST_KERNELS among the sweep's variants,
+ * for n rows of a.  @return : 0, or -1 out of memory. */
+static int ab_alloc_alone(struct report_ab *a, const struct report *r, size_t n)
+{
+	static const char *const names[] = REPORT_DIST_KERNELS;
+	a->ker = calloc(COUNT(names) + 1, sizeof *a->ker);
+	a->ns_alone_ucopy = calloc(n + 1, sizeof *a->ns_alone_ucopy);
+	a->ns_alone = calloc((n + 1) * COUNT(names), sizeof *a->ns_alone);
+	if (!a->ker || !a->ns_alone_ucopy || !a->ns_alone)
+		return -1;
+	for (size_t k = 0; k < COUNT(names); k++)
+		for (size_t v = 0; v < r->ilibc; v++)
+			if (!strcmp(r->var[v].name, names[k]))
+				snprintf(a->ker[a->nker++], REPORT_NAME, "%s", names[k]);
+	return 0;
 }
 
 static void ab_free(struct report_ab *a)
@@ -759,6 +779,9 @@ static void ab_free(struct report_ab *a)
 	free(a->ns_ucopy);
 	free(a->ns_libc);
 	free(a->ratio);
+	free(a->ker);
+	free(a->ns_alone_ucopy);
+	free(a->ns_alone);
 }
 
 /* Times ucopy_memcpy (variant 0) against libc (1) on seq, hot, and stores
@@ -779,6 +802,26 @@ static void ab_measure(struct ctx *x, const struct variant *sweepv,
 	a->ns_ucopy[i] = sum[0].ns.median;
 	a->ns_libc[i] = sum[1].ns.median;
 	a->ratio[i] = sum[0].ratio;
+	if (!a->nker)
+		return;
+	/* The kernels alone, in a cell without libc: ucopy first, then each
+	 * by name among the sweep's variants. */
+	struct variant va[1 + 8];
+	struct variant_summary sa[1 + 8];
+	size_t nv = 0;
+	va[nv++] = sweepv[x->r->iucopy];
+	a->ns_alone_ucopy[i] = NAN;
+	for (size_t k = 0; k < a->nker; k++) {
+		a->ns_alone[i * a->nker + k] = NAN;
+		for (size_t j = 0; j < x->r->ilibc && nv < COUNT(va); j++)
+			if (!strcmp(x->r->var[j].name, a->ker[k]))
+				va[nv++] = sweepv[j];
+	}
+	if (nv != 1 + a->nker || run_cell(x, va, nv, &c, 0, sa, NULL, NULL) < 0)
+		return;
+	a->ns_alone_ucopy[i] = sa[0].ns.median;
+	for (size_t k = 0; k < a->nker; k++)
+		a->ns_alone[i * a->nker + k] = sa[1 + k].ns.median;
 }
 
 /* Size classes: the kernel's own thresholds (8, 64 bytes), rep movsb's
@@ -868,7 +911,8 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		     size_t nfiles)
 {
 	struct report_ab *a = &x->r->dists, *rep = &x->r->dists_repeated;
-	if (ab_alloc(a, nfiles) < 0 || ab_alloc(rep, nfiles) < 0)
+	if (ab_alloc(a, nfiles) < 0 || ab_alloc(rep, nfiles) < 0 ||
+	    ab_alloc_alone(a, x->r, nfiles) < 0 || ab_alloc_alone(rep, x->r, nfiles) < 0)
 		return -1;
 	ab_regime(a, REGIME_UNLEARNABLE, DIST_SEQ_UNLEARNABLE);
 	ab_regime(rep, REGIME_REPEATED, DIST_SEQ_REPEAT_DEFAULT);
@@ -926,13 +970,13 @@ void report_free(struct report *r)
 
 /* Section weights: the sweep is the bulk of the page; the cliff matrix has
  * the most cells; the A/B rows need enough rounds for a tight interval. */
-#define W_HOT 0.35
+#define W_HOT 0.31
 #define W_COLD 0.14
 #define W_CLIFF 0.18
 #define W_PROBES 0.05
 #define W_WORK 0.09
 #define W_CLASSES 0.08
-#define W_DISTS 0.12
+#define W_DISTS 0.16
 
 /*=====   All the sections   =====*/
 
@@ -1005,7 +1049,7 @@ static int measure_dists(struct ctx *x, const struct variant *v,
 		nfiles = data_list(o->dist_dir, &files, DATA_MAX_DISTS);
 	int rc = 0;
 	if (nfiles) {
-		section_begin(x, W_DISTS, 2 * nfiles);
+		section_begin(x, W_DISTS, 4 * nfiles);
 		rc = run_dists(x, v, files, nfiles);
 	} else {
 		x->weight_left -= W_DISTS;

@@ -245,6 +245,22 @@ static int check_numbers(const struct corpus_report *r, char *err, size_t errlen
 			}
 		}
 	}
+	static const char *const dists[] = { "distributions", "distributions_repeated" };
+	for (size_t d = 0; d < 2; d++) {
+		const struct jr_value *rows = jr_get(jr_get(r->root, dists[d]), "rows");
+		for (size_t i = 0; i < jr_len(rows); i++) {
+			const struct jr_value *al = jr_get(jr_at(rows, i), "alone");
+			const struct jr_value *ks = jr_get(al, "kernels");
+			int bad = bad_positive(jr_get(al, "ns_ucopy"));
+			for (size_t k = 0; k < jr_len(ks); k++)
+				bad |= bad_positive(jr_get(jr_at(ks, k), "ns")) ||
+				       !jr_string(jr_get(jr_at(ks, k), "name"));
+			if (bad || !jr_string(jr_get(jr_at(rows, i), "name")))
+				return fail(err, errlen, "%s: a row without a name, or whose kernels "
+					    "timed alone have a time that is not a positive number",
+					    dists[d], "");
+		}
+	}
 	const struct jr_value *pr = jr_get(r->root, "probes"), *ks = jr_get(pr, "kernels");
 	for (size_t k = 0; k < jr_len(ks); k++) {
 		const struct jr_value *per = jr_get(jr_at(ks, k), "per_size");
@@ -285,7 +301,7 @@ int corpus_read(const char *path, struct corpus_report *r, char *err, size_t err
 		int number = s && s->type == JR_NUMBER;   /* s is freed below */
 		snprintf(v, sizeof v, "%g", schema);
 		corpus_release(r);
-		return fail(err, errlen, "schema %s; this ucopy reads schemas 1-3 "
+		return fail(err, errlen, "schema %s; this ucopy reads schemas 1-4 "
 			    "(docs/report.md, \"The JSON's schema\")%s", number ? v
 			    : "that is not a number", "");
 	}

@@ -17,7 +17,7 @@
 /* The report schemas this reader knows (docs/report.md, "The JSON's
  * schema"): a file without the key is schema 1. */
 #define CORPUS_SCHEMA_MIN 1
-#define CORPUS_SCHEMA_MAX 3
+#define CORPUS_SCHEMA_MAX 4
 /* The most reports of one machine derived together. */
 #define CORPUS_MAX_REPORTS 32
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +145,86 @@ long regret_worst(const struct regret_state *s)
 		if (!isnan(s->r[i]) && (w < 0 || s->r[i] > s->r[w]))
 			w = (long)i;
 	return w;
+}
+
+const char *const regret_regime_key[REGRET_REGIMES] = {
+	"distributions", "distributions_repeated",
+};
+
+/* A row's time for `who` ("ucopy", or a kernel's name) timed alone. */
+static double alone_ns(const struct jr_value *row, const char *who)
+{
+	const struct jr_value *al = jr_get(row, "alone"), *ks = jr_get(al, "kernels");
+	if (!strcmp(who, "ucopy"))
+		return jr_number(jr_get(al, "ns_ucopy"), NAN);
+	for (size_t k = 0; k < jr_len(ks); k++)
+		if (!strcmp(jr_string(jr_get(jr_at(ks, k), "name")), who))   /* checked */
+			return jr_number(jr_get(jr_at(ks, k), "ns"), NAN);
+	return NAN;
+}
+
+static const struct jr_value *dist_row(const struct corpus_report *r, int g, const char *name)
+{
+	const struct jr_value *rows = jr_get(jr_get(r->root, regret_regime_key[g]), "rows");
+	for (size_t i = 0; i < jr_len(rows); i++)
+		if (!strcmp(jr_string(jr_get(jr_at(rows, i), "name")), name))   /* checked */
+			return jr_at(rows, i);
+	return NULL;
+}
+
+/* The fastest of ucopy and the kernels alone in row a that row b timed. */
+static const char *dist_fastest(const struct jr_value *a, const struct jr_value *b)
+{
+	const struct jr_value *ks = jr_get(jr_get(a, "alone"), "kernels");
+	const char *best = NULL;
+	double bt = INFINITY;
+	for (size_t k = 0; k <= jr_len(ks); k++) {
+		const char *who = k ? jr_string(jr_get(jr_at(ks, k - 1), "name")) : "ucopy";
+		double t = alone_ns(a, who);
+		if (t > 0 && t < bt && alone_ns(b, who) > 0) {
+			bt = t;
+			best = who;
+		}
+	}
+	return best;
+}
+
+void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
+		  struct regret_dists out[REGRET_REGIMES])
+{
+	const struct corpus_report *use[CORPUS_MAX_REPORTS];
+	size_t nu = 0;
+	double vals[CORPUS_MAX_REPORTS * CORPUS_MAX_REPORTS];
+	for (size_t i = 0; i < n && nu < CORPUS_MAX_REPORTS; i++) {
+		const char *active = jr_string(jr_get(jr_get(r[i].root, "policy"), "active"));
+		const struct jr_value *rows = jr_get(jr_get(r[i].root, regret_regime_key[0]), "rows");
+		if (active && !strcmp(active, policy) && jr_get(jr_at(rows, 0), "alone"))
+			use[nu++] = &r[i];
+	}
+	for (int g = 0; g < REGRET_REGIMES; g++) {
+		struct regret_dists *d = &out[g];
+		memset(d, 0, sizeof *d);
+		d->nreports = nu;
+		if (nu < 2)
+			continue;
+		const struct jr_value *rows = jr_get(jr_get(use[0]->root, regret_regime_key[g]), "rows");
+		for (size_t i = 0; i < jr_len(rows) && d->n < REGRET_MAX_DISTS; i++) {
+			const char *name = jr_string(jr_get(jr_at(rows, i), "name"));
+			size_t m = 0;
+			for (size_t a = 0; a < nu; a++)
+				for (size_t b = 0; b < nu; b++) {
+					const struct jr_value *ra = dist_row(use[a], g, name);
+					const struct jr_value *rb = dist_row(use[b], g, name);
+					const char *best = a == b || !ra || !rb ? NULL : dist_fastest(ra, rb);
+					if (best && alone_ns(rb, "ucopy") > 0)
+						vals[m++] = alone_ns(rb, "ucopy") / alone_ns(rb, best);
+				}
+			if (!m)
+				continue;
+			qsort(vals, m, sizeof vals[0], cmp_double);
+			double med = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
+			snprintf(d->name[d->n], sizeof d->name[0], "%s", name);
+			d->r[d->n++] = med < 1 ? 1 : med;
+		}
+	}
 }

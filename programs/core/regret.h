@@ -60,6 +60,23 @@ struct regret_data *regret_read(const struct corpus_report *r, size_t n);
 /* p's regret on a machine's data. */
 void regret_of(const struct regret_data *d, const struct ucopy_policy *p, struct regret *out);
 
+/* On the production distributions (schema 4 reports time ucopy_memcpy
+ * against each vector kernel alone on each): ucopy's time over the fastest
+ * of them, chosen on one report and timed on another, as for the sizes.
+ * It judges the policy the reports' ucopy_memcpy ran, so only reports whose
+ * policy.active is `policy` count; two are needed. */
+#define REGRET_MAX_DISTS 32
+enum { REGRET_UNLEARNABLE, REGRET_REPEATED, REGRET_REGIMES };
+struct regret_dists {
+	size_t nreports;                 /* the reports that count */
+	size_t n;                        /* distributions judged */
+	char name[REGRET_MAX_DISTS][64];
+	double r[REGRET_MAX_DISTS];
+};
+extern const char *const regret_regime_key[REGRET_REGIMES];   /* the JSON's keys */
+void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
+		  struct regret_dists out[REGRET_REGIMES]);
+
 /* The geometric mean of the judged sizes in [lo, hi) of one state, and
  * their count in *count (0: NAN).  0, SIZE_MAX: every size. */
 double regret_geomean(const struct regret_state *s, size_t lo, size_t hi, size_t *count);

@@ -22,7 +22,7 @@
 /* The version of the layout report_write_json() writes (docs/report.md,
  * "The JSON's schema").  1: the reports written before the key existed
  * (f98618d's among them, in data/machines/); 2: the key. */
-#define REPORT_JSON_SCHEMA 3
+#define REPORT_JSON_SCHEMA 4
 
 /* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
 
@@ -128,8 +128,21 @@ struct report_ab {
 	double *mean_size;
 	double *ns_ucopy, *ns_libc;
 	struct stats_interval *ratio;  /* ucopy / libc */
+	/* Distributions only: ucopy_memcpy against each vector kernel alone
+	 * (REPORT_DIST_KERNELS the CPU runs), in a cell of their own, so that
+	 * a policy's cost on the distribution can be judged (ucopy regret):
+	 * ns_alone_ucopy[i] is ucopy's time in that cell, ns_alone[i * nker +
+	 * k] kernel k's. */
+	size_t nker;
+	char (*ker)[REPORT_NAME];
+	double *ns_alone_ucopy, *ns_alone;
 	char reason[256];
 };
+
+/* The kernels a policy's first rule takes (a vector kernel with a fast
+ * entry): what the distributions, mostly short copies, are timed alone
+ * with. */
+#define REPORT_DIST_KERNELS { "sse2", "avx2", "avx512", "neon" }
 
 /* A threshold of the recommended policy and the ratios either side of it
  * (the upper kernel's time over the lower's; NaN when inherited). */

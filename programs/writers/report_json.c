@@ -196,6 +196,21 @@ static void json_ab(struct json *j, const struct report_ab *a, int classes)
 		json_key(j, "ns_ucopy"); json_double(j, a->ns_ucopy[i]);
 		json_key(j, "ns_libc"); json_double(j, a->ns_libc[i]);
 		json_interval(j, "ratio", &a->ratio[i]);
+		if (a->nker) {
+			json_key(j, "alone");
+			json_begin_object(j);
+			json_key(j, "ns_ucopy"); json_double(j, a->ns_alone_ucopy[i]);
+			json_key(j, "kernels");
+			json_begin_array(j);
+			for (size_t k = 0; k < a->nker; k++) {
+				json_begin_object(j);
+				json_key(j, "name"); json_string(j, a->ker[k]);
+				json_key(j, "ns"); json_double(j, a->ns_alone[i * a->nker + k]);
+				json_end_object(j);
+			}
+			json_end_array(j);
+			json_end_object(j);
+		}
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -57,7 +57,7 @@ PY
 printf 'not json\n' >"$tmp/text.json"
 usage_error "derive: a truncated gzip file" "cut.json.gz: not a whole gzip file" derive "$tmp/cut.json.gz"
 usage_error "derive: a truncated report" "cut.json: not JSON (line [0-9]*, column [0-9]*: .*): truncated" derive "$tmp/cut.json"
-usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-3" derive "$tmp/schema9.json"
+usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-4" derive "$tmp/schema9.json"
 usage_error "derive: another architecture" "arm.json: measured on aarch64; this ucopy is built for x86_64" derive "$tmp/arm.json"
 usage_error "derive: not JSON" "text.json: not JSON" derive "$tmp/text.json"
 usage_error "derive: a family of 1e300" "bad-family.json: machine.cpu's family, model or stepping is not a whole number" \
@@ -71,6 +71,15 @@ usage_error "derive: a fractional size" "bad-size.json: a sweep size is not a wh
 usage_error "derive: a number no double holds" "huge.json: not JSON (line [0-9]*, column [0-9]*: a value was expected)" \
 	derive "$tmp/huge.json"
 usage_error "derive: two CPUs" "report-1.json.gz: measured on AuthenticAMD 26/2, not AuthenticAMD 25/17" derive $Z4/report-1.json.gz $Z5/report-1.json.gz
+# Schema 4's distributions timed with each vector kernel alone.
+zcat $Z5/report-5.json.gz | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["schema"] == 4
+d["distributions_repeated"]["rows"][1]["alone"]["kernels"][0]["ns"] = 0
+json.dump(d, sys.stdout)' >"$tmp/bad-alone.json"
+usage_error "derive: a kernel timed alone in 0 ns" "bad-alone.json: distributions_repeated: a row without a name, or whose kernels timed alone have a time that is not a positive number" \
+	derive "$tmp/bad-alone.json"
 usage_error "derive: a missing file" "nosuch.json: cannot open" derive "$tmp/nosuch.json"
 usage_error "derive: a directory" "a directory, not a report" derive "$tmp"
 usage_error "derive: no report" "no report given" derive

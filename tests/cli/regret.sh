@@ -77,3 +77,37 @@ run regret --corpus "$dir/b" --allow-missing
 expect "regret: --allow-missing names it and judges the rest" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'report-3.json.gz: not JSON.*skipped' '$err' && grep -q '^amd-25-1 ' '$out'"
 usage_error "regret: an unknown option" "unexpected argument '--bogus'" regret --bogus
+
+# The distributions (schema 4: each row timed with ucopy_memcpy and each
+# vector kernel alone).  add_dists DIR ACTIVE: the reports of DIR/amd-25-1
+# say ucopy ran ACTIVE; on Memcpy_A sse2 alone is 0.8 of ucopy's time in
+# both reports (regret 1.25), on Memcpy_B ucopy is fastest.
+add_dists() {
+	python3 - "$1" "$2" <<'PY'
+import glob, gzip, json, sys
+d, active = sys.argv[1], sys.argv[2]
+for f in sorted(glob.glob(d + "/amd-25-1/report-*.json.gz")):
+    r = json.load(gzip.open(f))
+    r["schema"] = 4
+    r["policy"] = {"active": active}
+    rows = [{"name": n, "alone": {"ns_ucopy": 1.0, "kernels": [
+        {"name": "sse2", "ns": 0.8 if n == "Memcpy_A" else 1.5},
+        {"name": "avx2", "ns": 1.1}]}} for n in ("Memcpy_A", "Memcpy_B")]
+    for key in ("distributions", "distributions_repeated"):
+        r[key] = {"rows": rows}
+    json.dump(r, gzip.open(f, "wt"))
+PY
+}
+synth "$dir/e" 1
+add_dists "$dir/e" 8M:avx2,nt
+run regret --corpus "$dir/e" --check
+expect "regret: on the distributions, a kernel alone 1.25x faster than ucopy is found" \
+	sh -c "[ $rc -eq 1 ] &&
+		grep -q '^amd-25-1   auto        distributions, unlearnable: 2 files, 2 reports: 1.118 | worst 1.250 at Memcpy_A' '$out' &&
+		grep -q '^OVER amd-25-1 auto distributions, repeated: Memcpy_A at 1.250 > 1.15' '$out' &&
+		grep -q '^OVER amd-25-1 auto distributions, repeated: geomean 1.118 > 1.05' '$out'"
+add_dists "$dir/e" 8M:avx2,movsb_safe
+run regret --corpus "$dir/e" --check
+expect "regret: reports that ran another policy do not judge auto's on the distributions" \
+	sh -c "[ $rc -eq 0 ] &&
+		grep -q '^amd-25-1   auto        distributions, unlearnable: not judged: 0 reports timed the vector kernels alone with this policy (2 needed)' '$out'"

@@ -191,7 +191,15 @@ check(not dd or os.environ.get("UCOPY_DATA_DIR") or dd["from"] == "source tree",
 check(dd and "<dt>Distributions</dt><dd>%d files in %s (%s)</dd>" % (len(du["rows"]), dd["path"], dd["from"]) in text,
       "the machine table's distributions: %s" % re.findall(r"<dt>Distributions</dt><dd>[^<]*</dd>", text))
 # The layout's version comes first (docs/report.md, "The JSON's schema").
-check(list(data)[:1] == ["schema"] and data["schema"] == 3, "schema: %r" % list(data.items())[:1])
+check(list(data)[:1] == ["schema"] and data["schema"] == 4, "schema: %r" % list(data.items())[:1])
+# Schema 4: every distribution row, in both regimes, timed ucopy against
+# each vector kernel this CPU runs alone (REPORT_DIST_KERNELS).
+vec = [k for k in ("sse2", "avx2", "avx512", "neon") if k in names]
+for key in ("distributions", "distributions_repeated"):
+    for row in data[key]["rows"]:
+        al = row.get("alone") or {}
+        check(al.get("ns_ucopy", 0) > 0 and [k["name"] for k in al.get("kernels", [])] == vec and
+              all(k["ns"] > 0 for k in al["kernels"]), "%s %s alone: %r" % (key, row["name"], al))
 # auto's row, as ucopy features says it, in the JSON and on the page.
 row = data["policy"].get("auto_row", "")
 esc = lambda t: (t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
