@@ -13,15 +13,20 @@
 #ifndef UCOPY_AARCH64_ASM_H
 #define UCOPY_AARCH64_ASM_H
 
+/* Every routine carries unwind information (.cfi_startproc to END), so that
+ * a debugger, a profiler or backtrace() steps out of it.  The kernels are
+ * leaves that never touch sp or x30: the default rule (the return address
+ * in x30, the CFA at sp) holds at every instruction, fixups included. */
 #define FUNC(name)                      \
 	.text;                          \
 	.globl name;                    \
 	.hidden name;                   \
 	.type name, %function;          \
 	.p2align 6;                     \
-name:
+name:                                   \
+	.cfi_startproc
 
-#define END(name) .size name, . - name
+#define END(name) .cfi_endproc; .size name, . - name
 
 /* EXTABLE(insn, fixup) and EX(fixup, insn). */
 #include "../extable.h"

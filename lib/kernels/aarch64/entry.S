@@ -47,8 +47,10 @@
 	.type ucopy_memcpy, %function
 ucopy_memcpy_generic:
 ucopy_memcpy:
+	.cfi_startproc
 	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_second_limit, ucopy_second_fn, \
 		 ucopy_memcpy_impl
+	.cfi_endproc
 	.size ucopy_memcpy_generic, . - ucopy_memcpy_generic
 	.size ucopy_memcpy, . - ucopy_memcpy
 
@@ -60,8 +62,10 @@ ucopy_memcpy:
 	.type ucopy_try, %function
 ucopy_try_local:
 ucopy_try:
+	.cfi_startproc
 	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_second_limit, \
 		 ucopy_try_second_fn, ucopy_try_impl
+	.cfi_endproc
 	.size ucopy_try_local, . - ucopy_try_local
 	.size ucopy_try, . - ucopy_try
 

@@ -20,7 +20,13 @@
 #ifndef UCOPY_X86_64_ASM_H
 #define UCOPY_X86_64_ASM_H
 
-/* A hidden function: internal to libucopy, reached through the kernel table. */
+/* A hidden function: internal to libucopy, reached through the kernel table.
+ * Every routine carries unwind information (.cfi_startproc to END), so that
+ * a debugger, a profiler or backtrace() steps out of it, as they must when
+ * ucopy_memcpy crashes on a bad pointer.  The kernels are leaves that never
+ * move the stack pointer: the default rule (the return address at the CFA,
+ * the stack pointer before the call) holds at every instruction, fixups
+ * included; a routine that pushes says so where it does. */
 #define FUNC(name)                      \
 	.text;                          \
 	.p2align 5;                     \
@@ -30,9 +36,10 @@
 	.globl name;                    \
 	.hidden name;                   \
 	.type name, @function;          \
-name:
+name:                                   \
+	.cfi_startproc
 
-#define END(name) .size name, . - name
+#define END(name) .cfi_endproc; .size name, . - name
 
 /* EXTABLE(insn, fixup) and EX(fixup, insn). */
 #include "../extable.h"
@@ -103,8 +110,10 @@ END(ucopy_t_##name)
 	.hidden generic;                                \
 	.type sym, @function;                           \
 sym:                                                    \
+	.cfi_startproc;                                 \
 	cmp	words+8*idx(%rip), %rdx;                \
 	jae	generic;                                \
+	.cfi_endproc;                                   \
 	.size sym, . - sym
 
 #define KERNEL_ENTRY(name, idx, head)                                   \

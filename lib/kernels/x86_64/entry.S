@@ -54,8 +54,10 @@
 	.type ucopy_memcpy_generic, @function
 	.p2align 5
 ucopy_memcpy_generic:
+	.cfi_startproc
 	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_second_limit, ucopy_second_fn, \
 		 ucopy_memcpy_impl
+	.cfi_endproc
 	.size ucopy_memcpy_generic, . - ucopy_memcpy_generic
 
 	/* The library's own calls use the hidden name: no PLT, no IFUNC. */
@@ -64,8 +66,10 @@ ucopy_memcpy_generic:
 	.type ucopy_try_local, @function
 	.p2align 5
 ucopy_try_local:
+	.cfi_startproc
 	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_second_limit, \
 		 ucopy_try_second_fn, ucopy_try_impl
+	.cfi_endproc
 	.size ucopy_try_local, . - ucopy_try_local
 
 /* The fast entry for this CPU, by ENTRY_* index in eax: the tests of
@@ -77,7 +81,10 @@ ucopy_try_local:
 	.type ucopy_entry_class, @function
 	.p2align 4
 ucopy_entry_class:
+	.cfi_startproc
 	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbx, 0
 	mov	$ENTRY_SSE2, %r8d
 	xor	%eax, %eax
 	cpuid
@@ -116,11 +123,15 @@ ucopy_entry_class:
 	mov	$ENTRY_AVX512, %r8d
 9:	mov	%r8d, %eax
 	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
 	ret
+	.cfi_endproc
 	.size ucopy_entry_class, . - ucopy_entry_class
 
 /* RESOLVER plain|try: rax = the fast entry for ucopy_entry_class's answer. */
 .macro RESOLVER kind
+	.cfi_startproc
 	call	ucopy_entry_class
 	lea	ucopy_\kind\()_sse2(%rip), %rdx
 	lea	ucopy_\kind\()_avx2(%rip), %rcx
@@ -131,6 +142,7 @@ ucopy_entry_class:
 	cmove	%rcx, %rdx
 	mov	%rdx, %rax
 	ret
+	.cfi_endproc
 .endm
 
 	/* The symbols are the resolvers; the dynamic linker (or, static, the
