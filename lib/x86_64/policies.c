@@ -260,23 +260,19 @@ const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *c, uint
 	return d ? &d->row : &auto_row(c, f)->row;
 }
 
-void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t len)
+/* A row's policy from its shape: the vector kernel the features allow to
+ * the limit (the row's own where it measured that kernel, else lim's), then
+ * movsb_safe where ERMS, then streaming stores from lim's quarters of the
+ * L3. */
+static void shape(const struct ucopy_cpu *c, uint64_t f, const struct auto_row *row,
+		  const struct ucopy_default_limits *lim, char *buf, size_t len)
 {
-	struct ucopy_policy p;
-	if (derived_row(c, f, &p)) {
-		ucopy_policy_format(&p, buf, len);
-		return;
-	}
-	const struct auto_row *row = auto_row(c, f);
 	const char *vec = zmm_is_free(f) ? "avx512"
 			: runs("avx2", f) ? "avx2"
 			: runs("sse2", f) ? "sse2" : "unrolled";
 	const char *large = vec;
 	size_t pos = 0;
-
-	const struct ucopy_default_limits *lim = row->row.vendor ? &hand_limits
-								  : &ucopy_derived_default;
-	size_t limit = row->vec && !strcmp(vec, row->vec) ? row->vec_limit : 0;
+	size_t limit = row && row->vec && !strcmp(vec, row->vec) ? row->vec_limit : 0;
 
 	if (!limit)
 		limit = zmm_is_free(f) ? lim->zmm : lim->vector;
@@ -284,7 +280,9 @@ void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t le
 		large = "movsb_safe";
 	buf[0] = 0;
 	if (strcmp(large, vec)) {
-		ucopy_put(buf, len, &pos, "%zuK:%s,", limit / KIB, vec);
+		char l[32];
+		ucopy_size_format(limit, l, sizeof l);
+		ucopy_put(buf, len, &pos, "%s:%s,", l, vec);
 		vec = large;
 	}
 	if (lim->stream_quarters && runs("nt", f)) {
@@ -296,6 +294,23 @@ void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t le
 	} else {
 		ucopy_put(buf, len, &pos, "%s", vec);
 	}
+}
+
+void ucopy_arch_default_row(const struct ucopy_cpu *c, uint64_t f,
+			    const struct ucopy_default_limits *lim, char *buf, size_t len)
+{
+	shape(c, f, NULL, lim, buf, len);
+}
+
+void ucopy_arch_auto(const struct ucopy_cpu *c, uint64_t f, char *buf, size_t len)
+{
+	struct ucopy_policy p;
+	if (derived_row(c, f, &p)) {
+		ucopy_policy_format(&p, buf, len);
+		return;
+	}
+	const struct auto_row *row = auto_row(c, f);
+	shape(c, f, row, row->row.vendor ? &hand_limits : &ucopy_derived_default, buf, len);
 }
 
 /*=====   Fitting   =====*/

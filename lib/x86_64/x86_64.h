@@ -70,5 +70,11 @@ struct ucopy_default_limits {
 };
 extern const struct ucopy_default_limits ucopy_derived_default HIDDEN;
 extern const char ucopy_derived_default_why[] HIDDEN;
+/* The default row's policy for c with features f under limits lim (what
+ * auto gives a CPU no row holds, with the derived limits): the shape
+ * programs/core/default_row.c states again, which tests/test_default_row.c
+ * holds it to. */
+void ucopy_arch_default_row(const struct ucopy_cpu *c, uint64_t f,
+			    const struct ucopy_default_limits *lim, char *buf, size_t len) HIDDEN;
 
 #endif

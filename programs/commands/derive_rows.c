@@ -158,13 +158,19 @@ static void put_limit(FILE *f, size_t v)
 static void put_default(FILE *f, const struct default_limits *lim, const struct row *rows,
 			size_t n, const double *scores, size_t nscores)
 {
-	fprintf(f, "\n/* The default row's limits, of those tried the ones with the least\n"
-		   " * worst-case regret over the machines with two reports or more\n"
-		   " * (programs/core/default_row.c; docs/calibrate.md, \"The default row\").\n"
-		   " * Their regret, geometric mean over every size per machine and cache\n"
-		   " * state, worst first:");
-	for (size_t i = 0; i < nscores; i++)
-		fprintf(f, "%s %.3f", i ? "," : "", scores[i]);
+	if (!nscores) {
+		fprintf(f, "\n/* The default row's limits: the hand row's, as no machine has two\n"
+			   " * reports to judge others on (programs/core/default_row.c;\n"
+			   " * docs/calibrate.md, \"The default row\")");
+	} else {
+		fprintf(f, "\n/* The default row's limits, of those tried the ones with the least\n"
+			   " * worst-case regret over the machines with two reports or more\n"
+			   " * (programs/core/default_row.c; docs/calibrate.md, \"The default row\").\n"
+			   " * Their regret, geometric mean over every size per machine and cache\n"
+			   " * state, worst first:");
+		for (size_t i = 0; i < nscores; i++)
+			fprintf(f, "%s %.3f", i ? "," : "", scores[i]);
+	}
 	fprintf(f, ".\n * What the row gives each machine (where its own row did not hold it):\n");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, " *   %s gets %s\n", rows[i].folder, rows[i].start);
@@ -180,7 +186,8 @@ static void put_default(FILE *f, const struct default_limits *lim, const struct 
 			lim->stream_quarters > 1 ? "s" : "");
 	else
 		fprintf(f, "no streaming stores");
-	fprintf(f, "\"\n\t\"; the least worst-case regret over the corpus (`make rows`)\";\n");
+	fprintf(f, "\"\n\t\"; %s (`make rows`)\";\n", nscores ? "the least worst-case regret over "
+		"the corpus" : "the hand row's, no corpus machine having two reports");
 }
 
 static void put_file(FILE *f, const char *corpus, const struct row *rows, size_t n,
@@ -254,7 +261,8 @@ static int read_machines(const char *corpus, const struct family *fam, size_t nf
 	int rc = 0;
 	char **machines = corpus_list(corpus, CORPUS_MACHINES, MAX_MACHINES, &nm);
 	if (!machines) {
-		cli_error("%s: cannot read: %s", corpus, strerror(errno));
+		cli_error("%s: cannot read: %s", corpus,
+			  errno == EMFILE ? "more machine folders than 64" : strerror(errno));
 		return EXIT_USAGE;
 	}
 	struct row *rows = calloc(nm ? nm : 1, sizeof *rows);
@@ -334,7 +342,9 @@ int derive_rows(const char *corpus, const char *output, int allow)
 			dm[nj].first = &rows[i].d.reports.r[0];
 			dm[nj++].data = rows[i].data;
 		}
-	if (!rc && default_row_derive(dm, nj, &lim, scores, err, sizeof err)) {
+	/* With no machine of two reports there is nothing to judge the
+	 * default row on: it keeps the hand row's limits, and says so. */
+	if (!rc && nj && default_row_derive(dm, nj, &lim, scores, err, sizeof err)) {
 		cli_error("%s: the default row: %s", corpus, err);
 		rc = EXIT_USAGE;
 	}

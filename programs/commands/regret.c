@@ -92,8 +92,15 @@ static int one_state(FILE *over, const char *m, size_t nreports, const struct wh
 	int broken = 0;
 	long worst = regret_worst(st);
 	bands[0] = 0;
-	if (worst < 0)
+	if (worst < 0) {
+		/* A state the reports did not sweep is said, not passed over. */
+		if (md)
+			printf("| %s (%zu reports) | %s: `%s` | %s | %s | not measured | |\n", m,
+			       nreports, w->name, w->policy, w->row, state);
+		else
+			printf("%-10s %-11s %-4s not measured | %s\n", m, w->name, state, w->policy);
 		return 0;
+	}
 	for (unsigned i = 0; i < w->p.nrules; i++) {
 		size_t lo = i ? w->p.rule[i - 1].limit : 0;
 		size_t hi = i + 1 < w->p.nrules ? w->p.rule[i].limit : SIZE_MAX;
@@ -104,11 +111,17 @@ static int one_state(FILE *over, const char *m, size_t nreports, const struct wh
 			continue;
 		fmt_size(lo, a, sizeof a);
 		fmt_size(hi, b, sizeof b);
-		pos += (size_t)snprintf(bands + pos, pos < sizeof bands ? sizeof bands - pos : 0,
-					"%s%s %s%s%s%s: %.3f", pos ? "; " : "",
-					w->p.rule[i].kernel->name,
-					!lo ? "< " : hi == SIZE_MAX ? ">= " : "", !lo ? b : a,
-					lo && hi != SIZE_MAX ? "-" : "", lo && hi != SIZE_MAX ? b : "", g);
+		if (!lo && hi == SIZE_MAX)
+			pos += (size_t)snprintf(bands + pos, pos < sizeof bands ? sizeof bands - pos : 0,
+						"%s%s, every size: %.3f", pos ? "; " : "",
+						w->p.rule[i].kernel->name, g);
+		else
+			pos += (size_t)snprintf(bands + pos, pos < sizeof bands ? sizeof bands - pos : 0,
+						"%s%s %s%s%s%s: %.3f", pos ? "; " : "",
+						w->p.rule[i].kernel->name,
+						!lo ? "< " : hi == SIZE_MAX ? ">= " : "", !lo ? b : a,
+						lo && hi != SIZE_MAX ? "-" : "",
+						lo && hi != SIZE_MAX ? b : "", g);
 		if (judge && g > REGRET_BAND_BOUND) {
 			fprintf(over, "OVER %s %s %s band %s: geomean %.3f > %.2f\n", m, w->name, state,
 			       w->p.rule[i].kernel->name, g, REGRET_BAND_BOUND);

@@ -764,8 +764,10 @@ static int ab_alloc_alone(struct report_ab *a, const struct report *r, size_t n)
 		return -1;
 	for (size_t k = 0; k < COUNT(names); k++)
 		for (size_t v = 0; v < r->ilibc; v++)
-			if (!strcmp(r->var[v].name, names[k]))
+			if (!strcmp(r->var[v].name, names[k])) {
 				snprintf(a->ker[a->nker++], REPORT_NAME, "%s", names[k]);
+				break;
+			}
 	return 0;
 }
 
@@ -794,6 +796,11 @@ static void ab_measure(struct ctx *x, const struct variant *sweepv,
 	struct cell c;
 	a->mean_size[i] = seq->mean_n;
 	a->ns_ucopy[i] = a->ns_libc[i] = NAN;
+	if (a->nker) {
+		a->ns_alone_ucopy[i] = NAN;
+		for (size_t k = 0; k < a->nker; k++)
+			a->ns_alone[i * a->nker + k] = NAN;
+	}
 	a->ratio[i].est = a->ratio[i].lo = a->ratio[i].hi = NAN;
 	cell_init_drawn(&c, seq, CACHE_HOT);
 	/* Baseline libc: the ratio is ucopy's time over libc's. */
@@ -810,13 +817,12 @@ static void ab_measure(struct ctx *x, const struct variant *sweepv,
 	struct variant_summary sa[1 + 8];
 	size_t nv = 0;
 	va[nv++] = sweepv[x->r->iucopy];
-	a->ns_alone_ucopy[i] = NAN;
-	for (size_t k = 0; k < a->nker; k++) {
-		a->ns_alone[i * a->nker + k] = NAN;
+	for (size_t k = 0; k < a->nker; k++)
 		for (size_t j = 0; j < x->r->ilibc && nv < COUNT(va); j++)
-			if (!strcmp(x->r->var[j].name, a->ker[k]))
+			if (!strcmp(x->r->var[j].name, a->ker[k])) {
 				va[nv++] = sweepv[j];
-	}
+				break;
+			}
 	if (nv != 1 + a->nker || run_cell(x, va, nv, &c, 0, sa, NULL, NULL) < 0)
 		return;
 	a->ns_alone_ucopy[i] = sa[0].ns.median;

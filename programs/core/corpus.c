@@ -224,10 +224,14 @@ static int check_numbers(const struct corpus_report *r, char *err, size_t errlen
 			return fail(err, errlen, "sweep %s: no cache name, or no sizes, or more than "
 				    "%s", jr_string(jr_get(part, "cache")) ? jr_string(jr_get(part, "cache"))
 				    : "?", "96 (CAL_MAX_POINTS)");
-		for (size_t j = 0; j < jr_len(sizes); j++)
+		for (size_t j = 0; j < jr_len(sizes); j++) {
 			if (bad_size(jr_at(sizes, j)))
 				return fail(err, errlen, "%s%s", "a sweep size is not a whole number of "
 					    "bytes from 1 to 1 TiB", "");
+			for (size_t k = 0; k < j; k++)
+				if (jr_number(jr_at(sizes, k), 0) == jr_number(jr_at(sizes, j), 0))
+					return fail(err, errlen, "%s%s", "a sweep size is listed twice", "");
+		}
 		for (size_t s = 0; s < jr_len(series); s++) {
 			const struct jr_value *pts = jr_get(jr_at(series, s), "points");
 			for (size_t j = 0; j < jr_len(pts); j++) {
@@ -248,16 +252,29 @@ static int check_numbers(const struct corpus_report *r, char *err, size_t errlen
 	static const char *const dists[] = { "distributions", "distributions_repeated" };
 	for (size_t d = 0; d < 2; d++) {
 		const struct jr_value *rows = jr_get(jr_get(r->root, dists[d]), "rows");
+		if (jr_len(rows) > CORPUS_MAX_DISTS)
+			return fail(err, errlen, "%s: more rows than %s", dists[d], "64");
 		for (size_t i = 0; i < jr_len(rows); i++) {
-			const struct jr_value *al = jr_get(jr_at(rows, i), "alone");
+			const struct jr_value *row = jr_at(rows, i), *al = jr_get(row, "alone");
 			const struct jr_value *ks = jr_get(al, "kernels");
-			int bad = bad_positive(jr_get(al, "ns_ucopy"));
-			for (size_t k = 0; k < jr_len(ks); k++)
-				bad |= bad_positive(jr_get(jr_at(ks, k), "ns")) ||
-				       !jr_string(jr_get(jr_at(ks, k), "name"));
-			if (bad || !jr_string(jr_get(jr_at(rows, i), "name")))
-				return fail(err, errlen, "%s: a row without a name, or whose kernels "
-					    "timed alone have a time that is not a positive number",
+			const char *name = jr_string(jr_get(row, "name"));
+			int bad = !name || (al && (!jr_len(ks) || bad_positive(jr_get(al, "ns_ucopy"))));
+			for (size_t j = 0; !bad && j < i; j++)
+				bad = !strcmp(name, jr_string(jr_get(jr_at(rows, j), "name")));
+			/* Every kernel timed alone is one a policy can run (not
+			 * libc), of this build, once. */
+			for (size_t k = 0; !bad && k < jr_len(ks); k++) {
+				const char *kn = jr_string(jr_get(jr_at(ks, k), "name"));
+				const struct ucopy_kernel *kk = kn ? ucopy_kernel_find(kn) : NULL;
+				bad = bad_positive(jr_get(jr_at(ks, k), "ns")) || !kk ||
+				      !(kk->flags & UCOPY_KERNEL_FAULT_CAPABLE);
+				for (size_t j = 0; !bad && j < k; j++)
+					bad = !strcmp(kn, jr_string(jr_get(jr_at(ks, j), "name")));
+			}
+			if (bad)
+				return fail(err, errlen, "%s: a row without a name or named twice, or "
+					    "whose kernels timed alone are none, not this ucopy's, named "
+					    "twice, or have a time that is not a positive number%s",
 					    dists[d], "");
 		}
 	}

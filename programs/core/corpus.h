@@ -20,6 +20,8 @@
 #define CORPUS_SCHEMA_MAX 4
 /* The most reports of one machine derived together. */
 #define CORPUS_MAX_REPORTS 32
+/* The most distributions a report's tables hold (DATA_MAX_DISTS). */
+#define CORPUS_MAX_DISTS 64
 
 struct corpus_report {
 	char path[4096];

@@ -84,21 +84,24 @@ static int cmp_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* The candidate's scores, worst first; 0, or -1 when a machine's reports
- * did not time a kernel it picks (or it cannot be written). */
+/* The candidate's scores, worst first.  @return : 0; 1 when a machine's
+ * reports did not time a kernel it picks; -1 when the policy cannot be
+ * written for a machine (the reason in err, the machine named). */
 static int judge(const struct default_machine *m, size_t n, const struct default_limits *lim,
-		 double *sc)
+		 double *sc, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct ucopy_policy p;
 		struct regret g;
-		char err[256];
-		if (default_row_policy(m[i].first, lim, &p, err, sizeof err))
+		char why[256];
+		if (default_row_policy(m[i].first, lim, &p, why, sizeof why)) {
+			snprintf(err, errlen, "%.200s: %s", m[i].first->path, why);
 			return -1;
+		}
 		regret_of(m[i].data, &p, &g);
 		for (int s = 0; s < REGRET_STATES; s++) {
 			if (g.st[s].missing_size)
-				return -1;
+				return 1;
 			double v = regret_geomean(&g.st[s], 0, SIZE_MAX, NULL);
 			sc[2 * i + (size_t)s] = isnan(v) ? 1 : v;
 		}
@@ -122,7 +125,12 @@ int default_row_derive(const struct default_machine *m, size_t n, struct default
 			for (size_t c = 0; c < NSTREAM; c++) {
 				struct default_limits lim = { vector_try[a], zmm_try[b],
 							      stream_try[c] };
-				if (judge(m, n, &lim, sc))
+				int j = judge(m, n, &lim, sc, err, errlen);
+				if (j < 0) {
+					free(sc);
+					return -1;
+				}
+				if (j)
 					continue;
 				int better = !found;
 				for (size_t i = 0; i < 2 * n && !better; i++) {

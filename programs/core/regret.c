@@ -192,17 +192,18 @@ static const char *dist_fastest(const struct jr_value *a, const struct jr_value 
 void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
 		  struct regret_dists out[REGRET_REGIMES])
 {
-	const struct corpus_report *use[CORPUS_MAX_REPORTS];
-	size_t nu = 0;
 	double vals[CORPUS_MAX_REPORTS * CORPUS_MAX_REPORTS];
-	for (size_t i = 0; i < n && nu < CORPUS_MAX_REPORTS; i++) {
-		const char *active = jr_string(jr_get(jr_get(r[i].root, "policy"), "active"));
-		const struct jr_value *rows = jr_get(jr_get(r[i].root, regret_regime_key[0]), "rows");
-		if (active && !strcmp(active, policy) && jr_get(jr_at(rows, 0), "alone"))
-			use[nu++] = &r[i];
-	}
 	for (int g = 0; g < REGRET_REGIMES; g++) {
 		struct regret_dists *d = &out[g];
+		const struct corpus_report *use[CORPUS_MAX_REPORTS];
+		size_t nu = 0;
+		for (size_t i = 0; i < n && nu < CORPUS_MAX_REPORTS; i++) {
+			const char *active = jr_string(jr_get(jr_get(r[i].root, "policy"), "active"));
+			const struct jr_value *rows = jr_get(jr_get(r[i].root, regret_regime_key[g]),
+							     "rows");
+			if (active && !strcmp(active, policy) && jr_get(jr_at(rows, 0), "alone"))
+				use[nu++] = &r[i];
+		}
 		memset(d, 0, sizeof *d);
 		d->nreports = nu;
 		if (nu < 2)

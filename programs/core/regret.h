@@ -65,7 +65,7 @@ void regret_of(const struct regret_data *d, const struct ucopy_policy *p, struct
  * of them, chosen on one report and timed on another, as for the sizes.
  * It judges the policy the reports' ucopy_memcpy ran, so only reports whose
  * policy.active is `policy` count; two are needed. */
-#define REGRET_MAX_DISTS 32
+#define REGRET_MAX_DISTS CORPUS_MAX_DISTS
 enum { REGRET_UNLEARNABLE, REGRET_REPEATED, REGRET_REGIMES };
 struct regret_dists {
 	size_t nreports;                 /* the reports that count */

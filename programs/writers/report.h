@@ -21,7 +21,8 @@
 
 /* The version of the layout report_write_json() writes (docs/report.md,
  * "The JSON's schema").  1: the reports written before the key existed
- * (f98618d's among them, in data/machines/); 2: the key. */
+ * (f98618d's among them, in data/machines/); 2: the key; 3: auto's row and
+ * each sweep point's vs_best; 4: the distributions' kernels timed alone. */
 #define REPORT_JSON_SCHEMA 4
 
 /* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */

@@ -100,7 +100,10 @@ run derive --rows "$dir/b" -o "$dir/e.c"
 expect "default row: a limit no machine judges keeps the hand row's value" \
 	sh -c "[ $rc -eq 0 ] && [ '$(limits "$dir/e.c")' = '{ 8192, 4096, 0 }' ]"
 
-# No machine with two reports: no default row to derive.
+# No machine with two reports: nothing to judge the default row on; it
+# keeps the hand row's limits and says so.
 rm "$dir/b/amd-25-1/report-2.json.gz"
-usage_error "default row: no machine with two reports" "the default row: no machine with two reports" \
-	derive --rows "$dir/b" -o "$dir/f.c"
+run derive --rows "$dir/b" -o "$dir/f.c"
+expect "default row: no machine with two reports keeps the hand row's limits" \
+	sh -c "[ $rc -eq 0 ] && [ '$(limits "$dir/f.c")' = '{ 2048, 4096, 1 }' ] &&
+		grep -q 'the hand row.s, as no machine has two' '$dir/f.c'"

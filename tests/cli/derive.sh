@@ -71,15 +71,30 @@ usage_error "derive: a fractional size" "bad-size.json: a sweep size is not a wh
 usage_error "derive: a number no double holds" "huge.json: not JSON (line [0-9]*, column [0-9]*: a value was expected)" \
 	derive "$tmp/huge.json"
 usage_error "derive: two CPUs" "report-1.json.gz: measured on AuthenticAMD 26/2, not AuthenticAMD 25/17" derive $Z4/report-1.json.gz $Z5/report-1.json.gz
-# Schema 4's distributions timed with each vector kernel alone.
-zcat $Z5/report-5.json.gz | python3 -c '
+# Schema 4's distributions timed with each vector kernel alone: a damaged
+# row is refused, never read as no kernel being faster.
+for bad in zero empty unknown twice samename; do
+	zcat $Z5/report-5.json.gz | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 assert d["schema"] == 4
-d["distributions_repeated"]["rows"][1]["alone"]["kernels"][0]["ns"] = 0
-json.dump(d, sys.stdout)' >"$tmp/bad-alone.json"
-usage_error "derive: a kernel timed alone in 0 ns" "bad-alone.json: distributions_repeated: a row without a name, or whose kernels timed alone have a time that is not a positive number" \
-	derive "$tmp/bad-alone.json"
+rows = d["distributions_repeated"]["rows"]
+ks = rows[1]["alone"]["kernels"]
+bad = sys.argv[1]
+if bad == "zero":
+    ks[0]["ns"] = 0
+elif bad == "empty":
+    rows[1]["alone"]["kernels"] = []
+elif bad == "unknown":
+    ks[0]["name"] = "libc"
+elif bad == "twice":
+    ks.append(dict(ks[0]))
+else:
+    rows[1]["name"] = rows[0]["name"]
+json.dump(d, sys.stdout)' "$bad" >"$tmp/alone-$bad.json"
+	usage_error "derive: distributions timed alone, $bad" "alone-$bad.json: distributions_repeated: a row without a name or named twice, or whose kernels timed alone are none, not this ucopy's, named twice, or have a time that is not a positive number" \
+		derive "$tmp/alone-$bad.json"
+done
 usage_error "derive: a missing file" "nosuch.json: cannot open" derive "$tmp/nosuch.json"
 usage_error "derive: a directory" "a directory, not a report" derive "$tmp"
 usage_error "derive: no report" "no report given" derive
