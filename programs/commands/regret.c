@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "corpus.h"
+#include "default_row.h"
 #include "derive_cmd.h"
 #include "regret.h"
 #include "ucopy.h"
@@ -24,8 +25,10 @@ void help_regret(FILE *f)
 	fputs("usage: ucopy regret [--corpus DIR] [--markdown] [--check] [--allow-missing]\n\n"
 	      "For every machine folder of the corpus (default data/machines) with two\n"
 	      "reports or more: the policy auto chooses on that CPU (with its features\n"
-	      "and caches, as `ucopy features --cpu` prints it) and the policy the\n"
-	      "default row would give it, each judged on the machine's own reports.\n"
+	      "and caches, as `ucopy features --cpu` prints it), the policy the\n"
+	      "default row would give it, and (\"unseen\") the one the default row\n"
+	      "derived from the other machines alone would give it, what a CPU the\n"
+	      "corpus never saw gets; each judged on the machine's own reports.\n"
 	      "Per size of the reports' sweeps, hot and cold, the regret is the time\n"
 	      "of the kernel the policy runs over the fastest kernel's, the fastest\n"
 	      "chosen on one report and both timed on another (every ordered pair; the\n"
@@ -195,42 +198,68 @@ static int dists(FILE *over, const char *m, const struct loaded *l, const struct
 	return broken;
 }
 
-static int one_machine(FILE *over, const char *m, const struct loaded *l, int md, int *broken)
+/* The default row derived from every machine but `self` (the hand row's
+ * limits when no other has two reports): what a CPU the corpus had never
+ * seen would get. */
+static int unseen(const struct loaded *all, struct regret_data **data, size_t n, size_t self,
+		  struct who *w)
 {
-	struct regret_data *d = regret_read(l->r, l->n);
-	if (!d) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	for (int dflt = 0; dflt < 2; dflt++) {
-		struct who w = { dflt ? "default row" : "auto", "", "", { 0 } };
-		struct regret g;
-		int rc = policy_for(&l->r[0], dflt, &w);
-		if (rc) {
-			free(d);
-			return rc;
+	struct default_machine dm[MAX_MACHINES];
+	struct default_limits lim = default_row_hand;
+	double scores[2 * MAX_MACHINES];
+	char err[512];
+	size_t nd = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i != self && data[i]) {
+			dm[nd].first = &all[i].r[0];
+			dm[nd++].data = data[i];
 		}
-		regret_of(d, &w.p, &g);
+	if (nd && default_row_derive(dm, nd, &lim, scores, err, sizeof err)) {
+		cli_error("the default row without %s: %s", all[self].r[0].path, err);
+		return EXIT_USAGE;
+	}
+	if (default_row_policy(&all[self].r[0], &lim, &w->p, err, sizeof err)) {
+		cli_error("%s: %s", all[self].r[0].path, err);
+		return EXIT_USAGE;
+	}
+	ucopy_policy_fit(&w->p, all[self].r[0].cpu.features, NULL, 0);
+	ucopy_policy_format(&w->p, w->policy, sizeof w->policy);
+	snprintf(w->row, sizeof w->row, "default, derived without this machine%s",
+		 nd ? "" : " (none left: the hand limits)");
+	return 0;
+}
+
+static int one_machine(FILE *over, const char *m, const struct loaded *all,
+		       struct regret_data **data, size_t n, size_t self, int md, int *broken)
+{
+	const struct loaded *l = &all[self];
+	for (int who = 0; who < 3; who++) {
+		static const char *const name[] = { "auto", "default row", "unseen" };
+		struct who w = { name[who], "", "", { 0 } };
+		struct regret g;
+		int rc = who < 2 ? policy_for(&l->r[0], who, &w) : unseen(all, data, n, self, &w);
+		if (rc)
+			return rc;
+		regret_of(data[self], &w.p, &g);
 		for (int s = 0; s < REGRET_STATES; s++) {
 			const struct regret_state *st = &g.st[s];
 			/* A size the policy sends to a kernel a report did not
 			 * time is not judged, and says so: a band must not pass
 			 * unseen. */
-			if (!dflt && st->missing_size) {
+			if (!who && st->missing_size) {
 				char z[16];
 				fmt_size(st->missing_size, z, sizeof z);
 				fprintf(over, "OVER %s %s %s: %s at %s not in a report (not judged)\n", m,
 				       w.name, regret_state_name[s], st->missing_kernel, z);
 				*broken = 1;
 			}
-			*broken |= one_state(over, m, l->n, &w, st, regret_state_name[s], md, !dflt);
+			*broken |= one_state(over, m, l->n, &w, st, regret_state_name[s], md, !who);
 		}
-		/* The reports ran auto on the distributions, never the
-		 * default row. */
-		if (!dflt)
+		/* The reports ran auto on the distributions, never a default
+		 * row. */
+		if (!who)
 			*broken |= dists(over, m, l, &w, md);
 	}
-	free(d);
 	return 0;
 }
 
@@ -271,17 +300,34 @@ int cmd_regret(int argc, char **argv)
 	if (md)
 		printf("| machine | policy | row | cache | regret by band (geomean) | worst size |\n"
 		       "|---|---|---|---|---|---|\n");
+	/* Every machine first: each one's default row "unseen" is derived
+	 * from the others. */
+	struct loaded *all = calloc(nm ? nm : 1, sizeof *all);
+	struct regret_data **data = calloc(nm ? nm : 1, sizeof *data);
 	size_t judged = 0;
+	if (!all || !data) {
+		cli_error("out of memory");
+		rc = EXIT_FAIL;
+	}
 	for (size_t i = 0; i < nm && !rc; i++) {
-		struct loaded l;
 		char files[1024];
-		rc = machine_read(corpus, machines[i], allow, &l, files, sizeof files);
-		if (!rc && l.n >= 2) {
-			rc = one_machine(over, machines[i], &l, md, &broken);
+		rc = machine_read(corpus, machines[i], allow, &all[i], files, sizeof files);
+		if (!rc && all[i].n >= 2 && !(data[i] = regret_read(all[i].r, all[i].n))) {
+			cli_error("out of memory");
+			rc = EXIT_FAIL;
+		}
+	}
+	for (size_t i = 0; i < nm && !rc; i++)
+		if (data[i]) {
+			rc = one_machine(over, machines[i], all, data, nm, i, md, &broken);
 			judged++;
 		}
-		loaded_release(&l);
+	for (size_t i = 0; all && data && i < nm; i++) {
+		loaded_release(&all[i]);
+		free(data[i]);
 	}
+	free(all);
+	free(data);
 	corpus_free_list(machines, nm);
 	fclose(over);
 	if (!rc && md && nover)

@@ -76,6 +76,13 @@ expect "default row: each machine's row starts from what the default gives it" \
 	sh -c "grep -qx ' \*   $dir/a/amd-25-1 gets 8K:avx2,8M:movsb_safe,nt' '$dir/a.c' &&
 		grep -qx ' \*   $dir/a/amd-26-2 gets 16K:avx512,16M:movsb_safe,nt512' '$dir/a.c'"
 
+# ucopy regret's "unseen": each machine's default row derived from the other
+# alone, so the limit only the other's kernel judges stays the hand row's.
+run regret --corpus "$dir/a"
+expect "default row: unseen, each machine's from the other's reports" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^amd-25-1   unseen      hot  .* | 2K:avx2,8M:movsb_safe,nt\$' '$out' &&
+		grep -q '^amd-26-2   unseen      hot  .* | 4K:avx512,16M:movsb_safe,nt512\$' '$out'"
+
 synth "$dir/b" b
 run derive --rows "$dir/b" -o "$dir/b.c"
 expect "default row: no streaming stores where none is faster" \

@@ -111,3 +111,14 @@ run regret --corpus "$dir/e" --check
 expect "regret: reports that ran another policy do not judge auto's on the distributions" \
 	sh -c "[ $rc -eq 0 ] &&
 		grep -q '^amd-25-1   auto        distributions, unlearnable: not judged: 0 reports timed the vector kernels alone with this policy (2 needed)' '$out'"
+
+# The default row as a CPU the corpus never saw gets it: derived from the
+# other machines; with none left, the hand row's limits (2 KiB, streaming
+# stores from a quarter of the 32 MiB L3).
+synth "$dir/f" 1
+run regret --corpus "$dir/f"
+expect "regret: the default row derived without the machine, for a CPU never seen" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^amd-25-1   unseen      hot  .* | 2K:avx2,8M:movsb_safe,nt\$' '$out'"
+run regret --corpus "$dir/f" --markdown
+expect "regret --markdown: ... and its row says where it came from" \
+	sh -c "[ $rc -eq 0 ] && grep -q '| unseen: .2K:avx2,8M:movsb_safe,nt. | default, derived without this machine (none left: the hand limits) | hot |' '$out'"
