@@ -69,7 +69,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
 
-.PHONY: FORCE all lib check check-aarch64 check-asan check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
+.PHONY: FORCE all lib check check-aarch64 check-asan check-cet check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -80,6 +80,7 @@ help:
 	@echo "make check-asan the tests under AddressSanitizer + UBSan (in $(B)-asan)"
 	@echo "make check-ubsan the tests under UBSan alone, each report ending its test (in $(B)-ubsan)"
 	@echo "make check-generic  the library without its port (PORT=generic), its tests (in $(B)-generic)"
+	@echo "make check-cet  the library built for IBT/SHSTK (and BTI/PAC on aarch64) keeps them (in $(B)-cet)"
 	@echo "make check-emulated the library's tests under qemu-x86_64 -cpu Nehalem, Haswell, max"
 	@echo "make check-aarch64  cross-build for aarch64 (in $(B)-aarch64), every test under qemu-aarch64"
 	@echo "make bench      the speed comparisons, side by side"
@@ -204,6 +205,11 @@ check-asan:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="$(ASAN_FLAGS)" \
 		ASAN_OPTIONS=allow_user_segv_handler=1:handle_segv=0:handle_sigbus=0:detect_leaks=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 check
+
+# The library built for control-flow protection keeps it: IBT and SHSTK
+# with -fcf-protection, BTI and PAC on aarch64 (tests/cet.sh; issue 45).
+check-cet:
+	$(Q)B=$(B) sh tests/cet.sh
 
 # The library with no port (PORT=generic: the C kernel, the fault-tolerant
 # copy without signals), on any architecture: it builds, and the copy,

@@ -48,6 +48,14 @@ ENTRY_SYMS(sse2);
 ENTRY_SYMS(avx2);
 ENTRY_SYMS(avx512);
 
+/* With IBT (-fcf-protection) the entry and the body each begin with a
+ * 4-byte endbr64 (asm.h, ENDBR). */
+#if defined(__CET__) && (__CET__ & 1)
+#define ENDBR_LEN 4
+#else
+#define ENDBR_LEN 0
+#endif
+
 static void layout(void)
 {
 	static const struct {
@@ -65,13 +73,19 @@ static void layout(void)
 	};
 	for (size_t i = 0; i < sizeof e / sizeof e[0]; i++) {
 		uintptr_t body = (uintptr_t)e[i].body, try_body = (uintptr_t)e[i].try_body;
-		CHECK((uintptr_t)e[i].entry + 13 == body, "%s: the entry is not 13 bytes "
-		      "before the body", e[i].name);
-		CHECK((uintptr_t)e[i].try_entry + 13 == try_body, "%s: the try entry is not "
-		      "13 bytes before the try body", e[i].name);
-		CHECK((body + e[i].head) % 64 == 0, "%s: the body's %u-byte head does not "
-		      "end a line (it starts %u bytes into one)", e[i].name, e[i].head,
-		      (unsigned)(body % 64));
+		CHECK((uintptr_t)e[i].entry + 13 + ENDBR_LEN == body, "%s: the entry is not "
+		      "%d bytes before the body", e[i].name, 13 + ENDBR_LEN);
+		CHECK((uintptr_t)e[i].try_entry + 13 + ENDBR_LEN == try_body, "%s: the try entry "
+		      "is not %d bytes before the try body", e[i].name, 13 + ENDBR_LEN);
+		/* With IBT, avx2's entry, landing pads and head are 66 bytes:
+		 * the entry starts a line instead. */
+		if (13 + 2 * ENDBR_LEN + e[i].head > 64)
+			CHECK((uintptr_t)e[i].entry % 64 == 0, "%s: the entry does not start a "
+			      "line", e[i].name);
+		else
+			CHECK((body + ENDBR_LEN + e[i].head) % 64 == 0, "%s: the body's %u-byte "
+			      "head does not end a line (it starts %u bytes into one)", e[i].name,
+			      e[i].head, (unsigned)(body % 64));
 		CHECK(body % 64 == try_body % 64, "%s: the bodies start %u and %u bytes into "
 		      "their lines", e[i].name, (unsigned)(body % 64),
 		      (unsigned)(try_body % 64));

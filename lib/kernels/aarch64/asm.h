@@ -13,6 +13,41 @@
 #ifndef UCOPY_AARCH64_ASM_H
 #define UCOPY_AARCH64_ASM_H
 
+/* Branch protection, when the compiler is asked for it
+ * (-mbranch-protection=standard defines __ARM_FEATURE_BTI_DEFAULT and
+ * __ARM_FEATURE_PAC_DEFAULT): every routine begins with a `bti c` landing
+ * pad for the indirect calls that reach it (the kernel table's blr, the
+ * dispatcher's br through x16, which `bti c` accepts), and each object says
+ * in its GNU property note that it keeps BTI and PAC, so that the linker,
+ * which ANDs the property over every object, does not drop it because of
+ * this library.  The routines are leaves that never save x30, so there is
+ * no return address to sign. */
+#ifdef __ARM_FEATURE_BTI_DEFAULT
+#define BTI_C bti c
+#define PROP_BTI 1
+#else
+#define BTI_C
+#define PROP_BTI 0
+#endif
+#ifdef __ARM_FEATURE_PAC_DEFAULT
+#define PROP_PAC 2
+#else
+#define PROP_PAC 0
+#endif
+#if PROP_BTI || PROP_PAC
+	.pushsection .note.gnu.property, "a"
+	.p2align 3
+	.word 4                 /* name size */
+	.word 16                /* descriptor size */
+	.word 5                 /* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz "GNU"
+	.word 0xc0000000        /* GNU_PROPERTY_AARCH64_FEATURE_1_AND */
+	.word 4
+	.word PROP_BTI | PROP_PAC
+	.p2align 3
+	.popsection
+#endif
+
 /* Every routine carries unwind information (.cfi_startproc to END), so that
  * a debugger, a profiler or backtrace() steps out of it.  The kernels are
  * leaves that never touch sp or x30: the default rule (the return address
@@ -24,7 +59,8 @@
 	.type name, %function;          \
 	.p2align 6;                     \
 name:                                   \
-	.cfi_startproc
+	.cfi_startproc;                 \
+	BTI_C
 
 #define END(name) .cfi_endproc; .size name, . - name
 

@@ -12,6 +12,8 @@
  * one from before the policy was compiled.
  */
 
+#include "asm.h"
+
 .macro LOAD_ACQ reg, sym
 	adrp	x9, \sym
 	add	x9, x9, :lo12:\sym
@@ -22,19 +24,20 @@
 	ldr	\reg, [x9, :lo12:\sym]
 .endm
 
+/* The branches go through x16, which a `bti c` landing pad accepts. */
 .macro DISPATCH limit, first, limit2, second, rest
 	LOAD_ACQ x10, \limit
 	cmp	x2, x10
 	b.hs	1f
-	LOAD	x10, \first
-	br	x10
+	LOAD	x16, \first
+	br	x16
 1:	LOAD_ACQ x10, \limit2
 	cmp	x2, x10
 	b.hs	2f
-	LOAD	x10, \second
-	br	x10
-2:	LOAD_ACQ x10, \rest
-	br	x10
+	LOAD	x16, \second
+	br	x16
+2:	LOAD_ACQ x16, \rest
+	br	x16
 .endm
 
 	.text
@@ -48,6 +51,7 @@
 ucopy_memcpy_generic:
 ucopy_memcpy:
 	.cfi_startproc
+	BTI_C
 	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_second_limit, ucopy_second_fn, \
 		 ucopy_memcpy_impl
 	.cfi_endproc
@@ -63,6 +67,7 @@ ucopy_memcpy:
 ucopy_try_local:
 ucopy_try:
 	.cfi_startproc
+	BTI_C
 	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_second_limit, \
 		 ucopy_try_second_fn, ucopy_try_impl
 	.cfi_endproc

@@ -20,6 +20,37 @@
 #ifndef UCOPY_X86_64_ASM_H
 #define UCOPY_X86_64_ASM_H
 
+/* Control-flow protection, when the compiler is asked for it
+ * (-fcf-protection defines __CET__: bit 0 IBT, bit 1 SHSTK): every routine
+ * begins with an endbr64 landing pad for the indirect calls and jumps that
+ * reach it (the kernel table, the dispatcher's jmp, the IFUNC'd entries),
+ * and each object says in its GNU property note that it keeps both, so
+ * that the linker, which ANDs the property over every object, does not
+ * drop it for a whole program because of this library.  The kernels are
+ * leaves that return where they were called from: the shadow stack holds
+ * as it is, fault recovery included (the handler moves the program counter
+ * within the routine, not the stack). */
+#if defined(__CET__) && (__CET__ & 1)
+#define ENDBR endbr64
+#define ENDBR_LEN 4
+#else
+#define ENDBR
+#define ENDBR_LEN 0
+#endif
+#ifdef __CET__
+	.pushsection .note.gnu.property, "a"
+	.p2align 3
+	.long 4                 /* name size */
+	.long 16                /* descriptor size */
+	.long 5                 /* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz "GNU"
+	.long 0xc0000002        /* GNU_PROPERTY_X86_FEATURE_1_AND */
+	.long 4
+	.long (__CET__ & 3)     /* IBT 1, SHSTK 2 */
+	.p2align 3
+	.popsection
+#endif
+
 /* A hidden function: internal to libucopy, reached through the kernel table.
  * Every routine carries unwind information (.cfi_startproc to END), so that
  * a debugger, a profiler or backtrace() steps out of it, as they must when
@@ -37,7 +68,8 @@
 	.hidden name;                   \
 	.type name, @function;          \
 name:                                   \
-	.cfi_startproc
+	.cfi_startproc;                 \
+	ENDBR
 
 #define END(name) .cfi_endproc; .size name, . - name
 
@@ -93,8 +125,10 @@ END(ucopy_t_##name)
  * size dispatch as a word per class, it cost more: each load more than the
  * branch it saved (1.2-1.6% slower at 64-128 bytes, 2.1-3.1% above).
  *
- * The entry is 13 bytes (7 + a rel32 jae: its target is in another object)
- * and ends `head` bytes before a 64-byte line: the body's first `head`
+ * The entry is 13 bytes (7 + a rel32 jae: its target is in another object;
+ * with IBT an endbr64 before them, and another starts the body, and where
+ * the three no longer fit one line with the head, avx2's, the entry starts
+ * a line) and ends `head` bytes before a 64-byte line: the body's first `head`
  * bytes (its size dispatch; for avx2 also 32..64) share the entry's line,
  * and the rest of the body starts the next one, as it would after KERNEL's
  * alignment.  With head 0 the body starts a line.  Both bodies get the
@@ -104,13 +138,16 @@ END(ucopy_t_##name)
 #define FAST_ENTRY(sym, words, idx, generic, head)      \
 	.text;                                          \
 	.p2align 6;                                     \
-	.skip 51 - (head), 0xcc;                        \
+	.if 51 - (head) - 2 * ENDBR_LEN > 0;            \
+	.skip 51 - (head) - 2 * ENDBR_LEN, 0xcc;        \
+	.endif;                                         \
 	.globl sym;                                     \
 	.hidden sym;                                    \
 	.hidden generic;                                \
 	.type sym, @function;                           \
 sym:                                                    \
 	.cfi_startproc;                                 \
+	ENDBR;                                          \
 	cmp	words+8*idx(%rip), %rdx;                \
 	jae	generic;                                \
 	.cfi_endproc;                                   \

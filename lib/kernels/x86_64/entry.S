@@ -55,6 +55,7 @@
 	.p2align 5
 ucopy_memcpy_generic:
 	.cfi_startproc
+	ENDBR
 	DISPATCH ucopy_first_limit, ucopy_first_fn, ucopy_second_limit, ucopy_second_fn, \
 		 ucopy_memcpy_impl
 	.cfi_endproc
@@ -67,6 +68,7 @@ ucopy_memcpy_generic:
 	.p2align 5
 ucopy_try_local:
 	.cfi_startproc
+	ENDBR
 	DISPATCH ucopy_try_first_limit, ucopy_try_first_fn, ucopy_try_second_limit, \
 		 ucopy_try_second_fn, ucopy_try_impl
 	.cfi_endproc
@@ -82,6 +84,7 @@ ucopy_try_local:
 	.p2align 4
 ucopy_entry_class:
 	.cfi_startproc
+	ENDBR
 	push	%rbx
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbx, 0
@@ -132,6 +135,7 @@ ucopy_entry_class:
 /* RESOLVER plain|try: rax = the fast entry for ucopy_entry_class's answer. */
 .macro RESOLVER kind
 	.cfi_startproc
+	ENDBR
 	call	ucopy_entry_class
 	lea	ucopy_\kind\()_sse2(%rip), %rdx
 	lea	ucopy_\kind\()_avx2(%rip), %rcx
