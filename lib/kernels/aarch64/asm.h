@@ -35,17 +35,9 @@
 #define PROP_PAC 0
 #endif
 #if PROP_BTI || PROP_PAC
-	.pushsection .note.gnu.property, "a"
-	.p2align 3
-	.word 4                 /* name size */
-	.word 16                /* descriptor size */
-	.word 5                 /* NT_GNU_PROPERTY_TYPE_0 */
-	.asciz "GNU"
-	.word 0xc0000000        /* GNU_PROPERTY_AARCH64_FEATURE_1_AND */
-	.word 4
-	.word PROP_BTI | PROP_PAC
-	.p2align 3
-	.popsection
+#include "../property.h"
+/* GNU_PROPERTY_AARCH64_FEATURE_1_AND: BTI 1, PAC 2. */
+PROPERTY_NOTE(0xc0000000, (PROP_BTI | PROP_PAC))
 #endif
 
 /* Every routine carries unwind information (.cfi_startproc to END), so that

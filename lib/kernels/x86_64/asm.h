@@ -38,17 +38,9 @@
 #define ENDBR_LEN 0
 #endif
 #ifdef __CET__
-	.pushsection .note.gnu.property, "a"
-	.p2align 3
-	.long 4                 /* name size */
-	.long 16                /* descriptor size */
-	.long 5                 /* NT_GNU_PROPERTY_TYPE_0 */
-	.asciz "GNU"
-	.long 0xc0000002        /* GNU_PROPERTY_X86_FEATURE_1_AND */
-	.long 4
-	.long (__CET__ & 3)     /* IBT 1, SHSTK 2 */
-	.p2align 3
-	.popsection
+#include "../property.h"
+/* GNU_PROPERTY_X86_FEATURE_1_AND: IBT 1, SHSTK 2. */
+PROPERTY_NOTE(0xc0000002, (__CET__ & 3))
 #endif
 
 /* A hidden function: internal to libucopy, reached through the kernel table.
