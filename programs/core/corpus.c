@@ -3,6 +3,7 @@
  * (corpus.h).
  */
 #include "corpus.h"
+#include "stats.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -446,12 +447,6 @@ const struct jr_value *corpus_point(const struct jr_value *series, size_t size)
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* One state of one size over the reports: each kernel's median ns, and
  * the envelope of its ratio to the fastest kernel. */
 static void one_size(const struct corpus_report *r, size_t n, const char *cache,
@@ -518,8 +513,7 @@ static void one_size(const struct corpus_report *r, size_t n, const char *cache,
 		 * out has no envelope over them all. */
 		if (m != n)
 			continue;
-		qsort(med, m, sizeof med[0], cmp_double);
-		double t = m % 2 ? med[m / 2] : (med[m / 2 - 1] + med[m / 2]) / 2;
+		double t = stats_quantile_inplace(med, m, 0.5);
 		calibration_set(cal, pt, st, ucopy_kernel_at(k), t, elo, ehi);
 	}
 }

@@ -2,6 +2,7 @@
  * regret.c - what a policy costs on a measured machine (regret.h).
  */
 #include "regret.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -78,12 +79,6 @@ struct regret_data *regret_read(const struct corpus_report *r, size_t n)
 	return d;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 void regret_of(const struct regret_data *d, const struct ucopy_policy *p, struct regret *out)
 {
 	double vals[CORPUS_MAX_REPORTS * CORPUS_MAX_REPORTS];
@@ -112,8 +107,7 @@ void regret_of(const struct regret_data *d, const struct ucopy_policy *p, struct
 			st->size[st->n] = d->st[s].size[z];
 			st->r[st->n] = NAN;
 			if (m) {
-				qsort(vals, m, sizeof vals[0], cmp_double);
-				double med = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
+				double med = stats_quantile_inplace(vals, m, 0.5);
 				/* Below 1 the kernel that looked fastest on one
 				 * report was slower on the other: no regret, and no
 				 * credit that would hide a loss elsewhere in a band. */
@@ -222,8 +216,7 @@ void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
 				}
 			if (!m)
 				continue;
-			qsort(vals, m, sizeof vals[0], cmp_double);
-			double med = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
+			double med = stats_quantile_inplace(vals, m, 0.5);
 			snprintf(d->name[d->n], sizeof d->name[0], "%s", name);
 			d->r[d->n++] = med < 1 ? 1 : med;
 		}
