@@ -69,7 +69,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
 
-.PHONY: FORCE all lib check check-aarch64 check-asan check-cet check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
+.PHONY: FORCE all lib abi check check-aarch64 check-asan check-cet check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -90,6 +90,7 @@ help:
 	@echo "make regret     auto's regret on every measured machine in data/machines"
 	@echo "make rows       derive auto's rows from data/machines into lib/x86_64/rows.c"
 	@echo "make check-derive  break each rule of the derivation: its tests must fail"
+	@echo "make abi        record $(B)/libucopy.so's ABI as the baseline in abi/ (tests/cli/abi.sh)"
 	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
@@ -117,6 +118,11 @@ INSTALL_PATHS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(DISTDIR)
 $(B)/paths.stamp: FORCE
 	@mkdir -p $(B)
 	$(Q)echo '$(INSTALL_PATHS)' | cmp -s - $@ || echo '$(INSTALL_PATHS)' >$@
+
+# The ABI baseline that tests/cli/abi.sh holds libucopy.so to (abi/abi.sh);
+# run it for a deliberate change, with the soname moved where it breaks.
+abi: $(B)/libucopy.so
+	$(Q)sh abi/abi.sh write $(B)/libucopy.so $(ARCH)
 
 $(B)/libucopy.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")

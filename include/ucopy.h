@@ -30,7 +30,29 @@
  *                  which reads XDG_CACHE_HOME and HOME).
  * In a program that runs with more privilege than its user (setuid, setgid,
  * file capabilities) none of them is read, nor HOME and XDG_CACHE_HOME: the
- * library reads its environment with secure_getenv().
+ * library reads its environment with secure_getenv(). *
+ * ABI
+ *   libucopy.so.0 keeps the binary interface of this header for as long as
+ *   its soname stays: every function's symbol, signature and symbol version,
+ *   every structure's layout (fields, their offsets and the size), every
+ *   enumerator's and macro's value, except UCOPY_FEAT_COUNT, which grows as
+ *   features are added (its new value never changes an older bit's).
+ *   - Functions carry the symbol version UCOPY_0; a function added in a
+ *     later 0.x gets that release's version node (UCOPY_0.2, ...), so a
+ *     program built against it fails to load on an older library instead
+ *     of failing at its first call.
+ *   - The structures a caller may allocate (struct ucopy_cpu, ucopy_rule,
+ *     ucopy_policy, ucopy_ret) have fixed layouts.  ucopy_cpu and
+ *     ucopy_policy end in `reserved` space, which the library writes as
+ *     zero: a later 0.x may give it a meaning in which zero means "as
+ *     before".  A caller that fills one in itself starts from {0}.
+ *   - struct ucopy_kernel and struct ucopy_active are only read through
+ *     the pointers the library returns; their layouts are fixed too, since
+ *     a program may build a struct ucopy_kernel of its own for a policy.
+ *   Anything else (a field moved, a size or value changed, a symbol gone)
+ *   moves the soname.  `make check` compares the built library with the
+ *   baseline in abi/ (libabigail's abidiff) and fails on any difference:
+ *   docs/design.md, "The ABI".
  */
 #ifndef UCOPY_H
 #define UCOPY_H
@@ -210,6 +232,8 @@ enum ucopy_feature {
 	UCOPY_FEAT_ASIMD,    /* aarch64 Advanced SIMD */
 	UCOPY_FEAT_SVE,      /* aarch64 Scalable Vector Extension */
 	UCOPY_FEAT_MOPS,     /* aarch64 FEAT_MOPS: cpyp/cpym/cpye (HWCAP2) */
+	/* A new feature goes here, before UCOPY_FEAT_COUNT: the bits above
+	 * are ABI and never renumbered. */
 	UCOPY_FEAT_COUNT
 };
 #define UCOPY_F(name) (UINT64_C(1) << UCOPY_FEAT_##name)
@@ -225,6 +249,7 @@ struct ucopy_cpu {
 	uint64_t detected;   /* what the CPU and OS offer, before UCOPY_FEATURES */
 	char mask_note[160]; /* what UCOPY_FEATURES did: "" when unset, else
 				"removed avx512f,fsrm" or why it was ignored */
+	uint64_t reserved[4]; /* 0 (see "ABI" at the top) */
 };
 
 /*! ucopy_cpu() :
@@ -362,6 +387,7 @@ ucopy_kernel_fault_capable(const struct ucopy_kernel *k);
  * e.g. "8:byte,64:word,2K:avx2,24M:movsb,nt".  Limits are strictly
  * increasing. */
 
+/* Part of struct ucopy_policy's layout, so fixed for libucopy.so.0. */
 #define UCOPY_MAX_RULES 16
 
 struct ucopy_rule {
@@ -373,6 +399,7 @@ struct ucopy_policy {
 	unsigned nrules;                   /* 1 .. UCOPY_MAX_RULES */
 	struct ucopy_rule rule[UCOPY_MAX_RULES];
 	char name[32];                     /* named policy it came from, or "" */
+	uint64_t reserved[4];              /* 0 (see "ABI" at the top) */
 };
 
 /*! ucopy_policy_parse() :
