@@ -13,6 +13,7 @@
 
 #include "internal.h"
 
+#include <string.h>
 #include <sys/types.h>
 
 /*=====   The CPU (<port>/cpu.c)   =====*/
@@ -29,10 +30,11 @@ extern const char *const ucopy_arch_feature_names[UCOPY_FEAT_COUNT] HIDDEN;
 /* Every kernel the port built; the generic table adds `libc` after them. */
 extern const struct ucopy_kernel ucopy_arch_kernels[] HIDDEN;
 extern const size_t ucopy_arch_nkernels HIDDEN;
-/* The fault-capable kernel that replaces every kernel without a try body
- * in fault-tolerant copies on the running CPU, or NULL when the port has
- * none.  Asked once: ucopy_kernel_fault_capable() keeps the answer. */
-const struct ucopy_kernel *ucopy_arch_fault_capable(void) HIDDEN;
+/* The fault-capable kernels that may replace a kernel without a try body
+ * in fault-tolerant copies, best first, NULL-terminated: the first the
+ * running CPU supports is taken, else the last (empty when the port has
+ * none).  ucopy_kernel_fault_capable() chooses once and keeps the answer. */
+extern const char *const ucopy_arch_fault_capable_order[] HIDDEN;
 
 /*=====   Policies (<port>/policies.c)   =====*/
 
@@ -65,7 +67,7 @@ extern const char *const ucopy_arch_last_resort[] HIDDEN;
  * architecture has, only slower). */
 extern const uint64_t ucopy_arch_speed_bits HIDDEN;
 
-/*=====   What the generic library offers ports (policy.c)   =====*/
+/*=====   What the generic library offers ports (here)   =====*/
 
 /* One row of a port's auto table: a microarchitecture measured, or the
  * default for every other CPU, which comes last.  A port that keeps more
@@ -82,9 +84,19 @@ struct ucopy_auto_row {
  * MIDR part); else the last, the default, which is also the row of every
  * feature set that is not cpu's own (--assume-features), about which the
  * vendor and id say nothing. */
-const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
-				const struct ucopy_cpu *cpu, uint64_t features,
-				unsigned id) HIDDEN;
+static inline const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
+					       const struct ucopy_cpu *cpu, uint64_t features,
+					       unsigned id)
+{
+	const char *p = rows;
+	if (cpu->features == features)
+		for (size_t i = 0; i + 1 < n; i++) {
+			const struct ucopy_auto_row *r = (const void *)(p + i * size);
+			if (!strcmp(cpu->vendor, r->vendor) && id == r->id)
+				return r;
+		}
+	return p + (n - 1) * size;
+}
 
 /*=====   Entries and faults (<port>/entry.c, lib/kernels/<port>/)   =====*/
 
@@ -109,7 +121,7 @@ uintptr_t *ucopy_arch_context_pc(void *ucontext) HIDDEN;
 #define UCOPY_ARCH_HANDLER
 #endif
 
-/*=====   What the generic library offers ports (cpu.c)   =====*/
+/*=====   What the generic library offers ports (sysinfo.c)   =====*/
 
 void ucopy_cpu_set_cache(struct ucopy_cpu *c, unsigned level, size_t size) HIDDEN;
 /* Fills the cache sizes still 0 from sysconf, then sysfs. */

@@ -47,7 +47,7 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
 	return k && (k->requires & ~features) == 0;
 }
 
-/* ucopy_arch_fault_capable()'s answer once asked: ucopy_policy_try() asks
+/* The substitute once chosen: ucopy_policy_try() asks
  * on every copy by a kernel without a try body (libc), and the port's
  * search by name and feature check made a 64-byte copy 12x slower than the
  * same body named directly (`ucopy compare --fault-tolerant --sizes 64`,
@@ -55,13 +55,25 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
  * model 2).  Threads that race store the same pointer. */
 static const struct ucopy_kernel *substitute;
 
+/* The first kernel of the port's order the CPU supports, else its last. */
+static const struct ucopy_kernel *fault_capable_choice(void)
+{
+	const struct ucopy_kernel *k = NULL;
+	for (const char *const *name = ucopy_arch_fault_capable_order; *name; name++) {
+		k = ucopy_kernel_find(*name);
+		if (ucopy_kernel_supported(k, ucopy_cpu()->features))
+			break;
+	}
+	return k;
+}
+
 const struct ucopy_kernel *ucopy_kernel_fault_capable(const struct ucopy_kernel *k)
 {
 	if (!k || k->try_fn)
 		return k;
 	const struct ucopy_kernel *r = __atomic_load_n(&substitute, __ATOMIC_ACQUIRE);
 	if (!r) {
-		r = ucopy_arch_fault_capable();
+		r = fault_capable_choice();
 		if (!r)
 			return k;
 		__atomic_store_n(&substitute, r, __ATOMIC_RELEASE);

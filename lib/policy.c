@@ -176,19 +176,6 @@ int ucopy_policy_fit(struct ucopy_policy *p, uint64_t features, char *note,
 
 /*=====   auto's rows   =====*/
 
-const void *ucopy_auto_row_find(const void *rows, size_t n, size_t size,
-				const struct ucopy_cpu *c, uint64_t features, unsigned id)
-{
-	const char *p = rows;
-	if (c->features == features)
-		for (size_t i = 0; i + 1 < n; i++) {
-			const struct ucopy_auto_row *r = (const void *)(p + i * size);
-			if (!strcmp(c->vendor, r->vendor) && id == r->id)
-				return r;
-		}
-	return p + (n - 1) * size;
-}
-
 int ucopy_auto_for(const struct ucopy_cpu *cpu, char *policy, size_t policy_len, char *why,
 		   size_t why_len)
 {

@@ -73,26 +73,6 @@ size_t ucopy_size_format(size_t v, char *buf, size_t len)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-size_t ucopy_features_format(uint64_t set, const char *sep, char *buf, size_t len)
-{
-	size_t pos = 0;
-	if (buf && len)
-		buf[0] = 0;
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
-		if (!(set >> b & 1) || !ucopy_feature_name(b))
-			continue;
-		int n = snprintf(buf && pos < len ? buf + pos : NULL, buf && pos < len ? len - pos : 0,
-				 "%s%s", pos ? sep : "", ucopy_feature_name(b));
-		if (n > 0)
-			pos += (size_t)n;
-	}
-	if (pos == 0) {
-		int n = snprintf(buf, len, "none");
-		pos = n > 0 ? (size_t)n : 0;
-	}
-	return pos;
-}
-
 int ucopy_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {

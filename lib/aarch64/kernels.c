@@ -26,13 +26,7 @@ const size_t ucopy_arch_nkernels = sizeof ucopy_arch_kernels / sizeof ucopy_arch
 
 /* For `libc`: what glibc's aarch64 memcpy does for most sizes, q-register
  * pairs; ldp where a mask hid ASIMD (it runs on every aarch64). */
-const struct ucopy_kernel *ucopy_arch_fault_capable(void)
-{
-	const struct ucopy_kernel *neon = ucopy_kernel_find("neon");
-	if (ucopy_kernel_supported(neon, ucopy_cpu()->features))
-		return neon;
-	return ucopy_kernel_find("ldp");
-}
+const char *const ucopy_arch_fault_capable_order[] = { "neon", "ldp", NULL };
 
 /* memmove's overlapping copies, in C: 8-byte words in the copy's direction
  * are safe for any overlap in that direction (a word is loaded before the

@@ -40,10 +40,7 @@ const struct ucopy_kernel ucopy_arch_kernels[] = {
 };
 const size_t ucopy_arch_nkernels = sizeof ucopy_arch_kernels / sizeof ucopy_arch_kernels[0];
 
-const struct ucopy_kernel *ucopy_arch_fault_capable(void)
-{
-	return NULL;
-}
+const char *const ucopy_arch_fault_capable_order[] = { NULL };
 
 void *ucopy_copy_forward_overlap(void *dst, const void *src, size_t n)
 {

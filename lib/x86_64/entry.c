@@ -1,7 +1,7 @@
 /*
  * x86_64/entry.c - what the generic library asks of the x86-64 entry points
- * and fault handling: the fast entries' words (entry.S), and the program
- * counter of a signal context.
+ * and fault handling: the fast entries' words set (entry.S holds them), and
+ * the program counter of a signal context.
  */
 #define _GNU_SOURCE   /* REG_RIP */
 #include <ucontext.h>
@@ -10,10 +10,6 @@
 #include "x86_64.h"
 
 const int ucopy_arch_faults = 1;
-
-/* Read by the fast entries (FAST_ENTRY in lib/kernels/x86_64/asm.h). */
-size_t ucopy_entry_limit[UCOPY_NENTRIES];
-size_t ucopy_try_entry_limit[UCOPY_NENTRIES];
 
 static const ucopy_kernel_fn entry_plain[UCOPY_NENTRIES] = {
 	ucopy_k_sse2, ucopy_k_avx2, ucopy_k_avx512 };

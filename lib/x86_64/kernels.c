@@ -50,10 +50,4 @@ const size_t ucopy_arch_nkernels = sizeof ucopy_arch_kernels / sizeof ucopy_arch
 /* For `libc`: the widest vector kernel the CPU runs that has no cliff of its
  * own (avx512 lowers the clock on some CPUs; movsb has the Zen 3 cliff), and
  * sse2 when CPU detection reported nothing (SSE2 is x86-64 baseline). */
-const struct ucopy_kernel *ucopy_arch_fault_capable(void)
-{
-	const struct ucopy_kernel *avx2 = ucopy_kernel_find("avx2");
-	if (ucopy_kernel_supported(avx2, ucopy_cpu()->features))
-		return avx2;
-	return ucopy_kernel_find("sse2");
-}
+const char *const ucopy_arch_fault_capable_order[] = { "avx2", "sse2", NULL };

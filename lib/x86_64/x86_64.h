@@ -35,7 +35,7 @@ void ucopy_fixup_tail(void) HIDDEN;
  * KERNEL_ENTRY in lib/kernels/x86_64/asm.h), by kernel: sse2, avx2, avx512.
  * A word is the active policy's first limit when its first kernel is that
  * one, else 0; sizes below it go straight into the kernel. */
-#define UCOPY_NENTRIES 3
+#include "entries.h"
 extern size_t ucopy_entry_limit[UCOPY_NENTRIES] HIDDEN;
 extern size_t ucopy_try_entry_limit[UCOPY_NENTRIES] HIDDEN;
 /* The index of the fast entry the IFUNC resolvers pick. */

@@ -158,9 +158,7 @@ FUNC_HERE(ucopy_t_##name);                                              \
 END(ucopy_t_##name)
 
 /* The indices of the fast entries in ucopy_entry_limit[]. */
-#define ENTRY_SSE2 0
-#define ENTRY_AVX2 1
-#define ENTRY_AVX512 2
+#include "entries.h"
 
 /* Moves the cursors n bytes on (rsi, rdi forward, rdx back) once the n
  * bytes at them are stored: what a fixup reads stays committed.  128 as

@@ -165,4 +165,21 @@ ucopy_try:
 	RESOLVER try
 	.size ucopy_try, . - ucopy_try
 
+/* The fast entries' words, one per ENTRY_* index, beside the entries that
+ * read them; x86_64/entry.c publishes them, so the port's C calls down into
+ * its assembly and the assembly reads nothing above it but the generic
+ * words (docs/design.md, "Layers"). */
+	.bss
+	.p2align 6
+	.globl	ucopy_entry_limit, ucopy_try_entry_limit
+	.hidden	ucopy_entry_limit, ucopy_try_entry_limit
+	.type	ucopy_entry_limit, @object
+	.type	ucopy_try_entry_limit, @object
+ucopy_entry_limit:
+	.zero	8 * UCOPY_NENTRIES
+	.size	ucopy_entry_limit, 8 * UCOPY_NENTRIES
+ucopy_try_entry_limit:
+	.zero	8 * UCOPY_NENTRIES
+	.size	ucopy_try_entry_limit, 8 * UCOPY_NENTRIES
+
 	.section .note.GNU-stack, "", @progbits
