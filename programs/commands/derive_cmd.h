@@ -1,7 +1,7 @@
 /*
- * derive_cmd.h - what `ucopy derive`'s two files and `ucopy regret` share:
- * reports loaded and derived (derive.c), and the corpus's machines and row
- * table (derive_rows.c).
+ * derive_cmd.h - what `ucopy derive`'s files and `ucopy regret` share:
+ * reports loaded and derived (derive_load.c), and the corpus's machines and
+ * row table (derive_rows.c).
  */
 #ifndef UCOPY_DERIVE_CMD_H
 #define UCOPY_DERIVE_CMD_H

@@ -27,6 +27,12 @@ void calibration_free(struct calibration *cal)
 	memset(cal, 0, sizeof *cal);
 }
 
+size_t calibration_kernels(void)
+{
+	size_t n = ucopy_kernel_count();
+	return n < CAL_MAX_KERNELS ? n : CAL_MAX_KERNELS;
+}
+
 int calibration_kernel_index(const struct ucopy_kernel *k)
 {
 	for (size_t i = 0; i < ucopy_kernel_count() && i < CAL_MAX_KERNELS; i++)

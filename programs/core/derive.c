@@ -10,12 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-size_t calibration_kernels(void)
-{
-	size_t n = ucopy_kernel_count();
-	return n < CAL_MAX_KERNELS ? n : CAL_MAX_KERNELS;
-}
-
 /* The ratio of k's confirmed cliff at probed size `size`; 1: none. */
 static double cliff_at(const struct calibration *cal, const struct ucopy_kernel *k,
 		       size_t size)
