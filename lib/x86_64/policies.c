@@ -200,15 +200,12 @@ static const struct auto_row rows[] = {
 	 * regime more than the band gained (docs/performance-zen3.md, "The
 	 * vector range" and "rep movsb for co-aligned copies"). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3)",
-	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
-	    "0.56-1.00x its time hot at 2 KiB-2 MiB but 1.00-1.05x co-aligned at 20-56 KiB, "
-	    "a tie at 4-8 MiB and cold; and rep movsb's "
-	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met); "
-	    "docs/performance-zen3.md" },
+	    "avx2 up to the streaming threshold, no rep movsb (avx2 at or ahead of it hot, "
+	    "a tie cold, and rep movsb's aliasing cliff never met; docs/performance-zen3.md)" },
 	  "avx2", AUTO_VEC_TO_STREAM },
 	{ { "GenuineIntel", 6, "Intel family 6",
-	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
-	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
+	    "avx512 to 4 KiB where zmm stores are free (beyond, it loses to rep movsb cold), "
+	    "else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
 	  NULL, 0 },
 	{ { NULL, 0, "default", ucopy_derived_default_why }, NULL, 0 },
