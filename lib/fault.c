@@ -303,7 +303,8 @@ static int is_ours(const struct sigaction *sa)
  * core, which it preloads into every program it runs, is among the loaded
  * objects.  Not LD_PRELOAD's text: a program may clear it, and any path
  * with "vgpreload" in it, loaded or not, made every ucopy_try a system
- * call (5 ns to 4-5 us a 64-byte copy). */
+ * call, about a thousand times a short copy's cost (docs/performance.md,
+ * "Under valgrind, and only there"). */
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
 #include <valgrind/valgrind.h>

@@ -49,10 +49,10 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
 
 /* The substitute once chosen: ucopy_policy_try() asks
  * on every copy by a kernel without a try body (libc), and the port's
- * search by name and feature check made a 64-byte copy 12x slower than the
- * same body named directly (`ucopy compare --fault-tolerant --sizes 64`,
- * libc against its substitute: 49.9 ns and 4.1; Zen 5 guest, family 26
- * model 2).  Threads that race store the same pointer. */
+ * search by name and feature check made a short copy several times
+ * slower than the same body named directly (docs/performance.md, "libc
+ * under ucopy_try: its substitute, looked up once").  Threads that race
+ * store the same pointer. */
 static const struct ucopy_kernel *substitute;
 
 /* The first kernel of the port's order the CPU supports, else its last. */

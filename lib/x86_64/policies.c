@@ -118,8 +118,7 @@ const struct ucopy_named ucopy_arch_named[] = {
  * 2112).  avx512 only where 512-bit stores cost no clock (AVX-512 with
  * AVX-VNNI, glibc 2.36's test): on Skylake-SP to Ice Lake a zmm instruction
  * lowers the core's frequency for about a millisecond.  There avx512 takes
- * the range to 4 KiB (Xeon 6/207: 0.68-0.99x movsb_safe's time hot at 3-12
- * KiB, but 0.98-1.16x cold at 4-16 KiB).
+ * the range to 4 KiB: further it wins hot but loses cold.
  *
  * From there rep movsb where ERMS makes it fast, only as movsb_safe, which
  * routes the (dst - src) mod 4096 = 1..63 distances around Zen 3's cliff;
@@ -129,10 +128,10 @@ const struct ucopy_named ucopy_arch_named[] = {
  *
  * Non-temporal stores from a quarter of the L3 (glibc 2.38's
  * non_temporal_threshold), on Intel from four times the L2 if lower (the
- * server L3 is shared by dozens of cores; Xeon 6/207: nt 14-16% faster than
- * rep movsb for hot 8-48 MiB copies); 32 MiB for a feature set that is not
- * the running CPU's.  nt512 where zmm stores are free (1.01-1.13x faster
- * than nt at 256 MiB - 1 GiB on Xeon 6/207). */
+ * server L3 is shared by dozens of cores: one core's share is about its
+ * L2); 32 MiB for a feature set that is not the running CPU's.  nt512
+ * where zmm stores are free: one 64-byte streaming store fills a
+ * write-combining buffer where nt needs four. */
 #define AUTO_VECTOR_LIMIT (2 * KIB)
 #define AUTO_ZMM_LIMIT (4 * KIB)
 #define AUTO_NT_FALLBACK (32 * MIB)
@@ -191,29 +190,22 @@ struct auto_row {
 };
 
 static const struct auto_row rows[] = {
-	/* Measured on Zen 3 (family 25 model 1, an EPYC guest; Zen 4's
-	 * models take their derived row).  Hot, avx2 took 0.56-0.81x
-	 * movsb_safe's time at 2-12 KiB, 0.75-0.88x at 16 KiB, 0.90-1.00x at
-	 * 24 KiB-2 MiB and 0.94-1.07x (a tie) at 4-8 MiB; cold the two were
-	 * within 10% at every size from 2 KiB to 16 MiB, neither ahead
-	 * (docs/performance-zen3.md, "The vector range").  glibc 2.36 stops
-	 * its rep movsb at the L2's size on AMD (rep_movsb_stop_threshold).
-	 * Not movsb_coaligned at 20-64 KiB, though for co-aligned copies at
-	 * 20-56 KiB it ties glibc's rep movsb where avx2 takes 1.00-1.05x its
-	 * time: with the first limit at 20K the fleetbench files' rare larger
-	 * copies leave the fast entry, and in bar 2's repeated regime
-	 * ucopy_memcpy went from 0.89-0.93x glibc's time to 1.03-1.08x ("rep
-	 * movsb for co-aligned copies", the same file). */
+	/* Zen 3 (Zen 4's models take their derived row): avx2 is at or ahead
+	 * of movsb_safe hot from 2 KiB to 2 MiB and ties it beyond and cold;
+	 * glibc 2.36 stops its rep movsb at the L2's size on AMD
+	 * (rep_movsb_stop_threshold).  Not movsb_coaligned for the co-aligned
+	 * copies of 20-56 KiB, where avx2 falls a little behind glibc's rep
+	 * movsb: with the first limit at 20K the fleetbench files' rare
+	 * larger copies leave the fast entry, which cost bar 2's repeated
+	 * regime more than the band gained (docs/performance-zen3.md, "The
+	 * vector range" and "rep movsb for co-aligned copies"). */
 	{ { "AuthenticAMD", 0x19, "AMD family 0x19 (Zen 3)",
-	    "avx2 up to the streaming threshold, no rep movsb (on Zen 3, model 1, avx2 took "
-	    "0.56-1.00x its time hot at 2 KiB-2 MiB but 1.00-1.05x co-aligned at 20-56 KiB, "
-	    "a tie at 4-8 MiB and cold; and rep movsb's "
-	    "10-47x cliff at (dst - src) mod 4096 in 1..31 is never met); "
-	    "docs/performance-zen3.md" },
+	    "avx2 up to the streaming threshold, no rep movsb (avx2 at or ahead of it hot, "
+	    "a tie cold, and rep movsb's aliasing cliff never met; docs/performance-zen3.md)" },
 	  "avx2", AUTO_VEC_TO_STREAM },
 	{ { "GenuineIntel", 6, "Intel family 6",
-	    "avx512 to 4 KiB where zmm stores are free (Emerald Rapids: 0.68-0.99x movsb_safe "
-	    "hot, 0.98-1.16x cold beyond), else avx2 to 2 KiB; streaming stores from 4x L2 "
+	    "avx512 to 4 KiB where zmm stores are free (beyond, it loses to rep movsb cold), "
+	    "else avx2 to 2 KiB; streaming stores from 4x L2 "
 	    "(docs/performance.md, \"auto on x86-64\")" },
 	  NULL, 0 },
 	{ { NULL, 0, "default", ucopy_derived_default_why }, NULL, 0 },

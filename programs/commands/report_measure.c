@@ -33,9 +33,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The most a --quick workload may map: cold-read's 4x-LLC source (1.2 GB on
- * a 300 MB L3) took 1.5 s to map and fill, 40% of the smoke run's 4 s, and
- * ran it to 4.8 s. */
+/* The most a --quick workload may map: on a 300 MB L3 the first touch of
+ * cold-read's 4x-LLC source took over a third of a smoke run's budget
+ * (docs/report.md, "Budget"). */
 #define QUICK_MAX_MAP ((size_t)256 << 20)
 
 /*=====   Progress and budget   =====*/
@@ -319,7 +319,8 @@ static int run_sweep(struct ctx *x, const struct variant *v,
 /* The issue's matrix: sizes {64, 256, 2K, 4352, 32K, 256K} x source
  * alignment {0,1,15,32} x destination alignment {0,1,15,32} x distance
  * {1,8,31,63,2048}.  4352 is the 4 KiB + 256 B copy in which Zen 3's rep
- * movsb runs 25x slower at a small distance (docs/design.md). */
+ * movsb runs about 25x slower at a small distance (docs/performance-zen3.md,
+ * "The aliasing cliff, measured"). */
 static const size_t cliff_size_full[] = { 64, 256, 2048, 4352, 32768, 262144 };
 static const uint32_t cliff_align_full[] = { 0, 1, 15, 32 };
 static const uint32_t cliff_dist_full[] = { 1, 8, 31, 63, 2048 };
@@ -447,12 +448,11 @@ static int run_cliff(struct ctx *x, const struct variant *sweepv)
  * calibrate's derivation to keep a kernel with a cliff out of the sizes
  * around it (calibration.h).  1, 31 and 63 are rep movsb's window on Zen 3;
  * 192 lies in the wider one where a loop that stores a block before it
- * loads the next meets its own stores by page offset (below 512: avx512's
- * loop, so written, took 1.16x glibc's time at 600 B at distances 64 and
- * 128 on a Zen 5 guest, family 26 model 2; docs/performance-zen5.md).  A
+ * loads the next meets its own stores by page offset (below 512:
+ * docs/performance-zen5.md, "4K aliasing in avx512's block loop").  A
  * multiple of 64 as the control is, so that it measures that alone and not
- * also the destination's misalignment against the source (1.4x for rep
- * movsb there). */
+ * also the destination's misalignment against the source, which every
+ * kernel pays at such a distance (docs/report.md, "Cliffs (chart 3)"). */
 static const size_t probe_size_full[] = { 64, 2048, 4352, 32768, 262144 };
 static const size_t probe_size_small[] = { 4352 };
 static const uint32_t probe_dist[] = { 1, 31, 63, 192 };

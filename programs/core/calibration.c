@@ -227,10 +227,9 @@ static const char *verdict(const struct calibration *cal, char *why, size_t len)
 		count[c->state]++;
 	}
 	/* A mean over the sizes or workloads spreads far less than one
-	 * cell: 2% behind is behind, cold too.  (On the project's Xeon avx512
-	 * is 15-28% ahead of rep movsb hot at 4-12 KiB and 6-9% behind it
-	 * cold; with the cold margin of one cell, 5%, runs kept and rejected
-	 * it by turns.) */
+	 * cell: 2% behind is behind, cold too.  With one cold cell's 5%, runs
+	 * on one machine kept and rejected the same policy by turns
+	 * (docs/calibrate.md, "When the derived policy is saved"). */
 	static const char *const what[CAL_NSTATES] = { NULL, "cold", "on mixed sizes" };
 	for (int st = CAL_COLD; st <= CAL_MIXED; st++) {
 		double g = count[st] ? exp(logsum[st] / count[st]) : 1;
@@ -302,10 +301,9 @@ int calibration_merge(struct calibration *cal)
 	}
 	cut[ncut++] = SIZE_MAX;
 
-	/* (On Zen 3, family 25 model 1, `calibrate --quick` threw away a
-	 * derived 4:byte,4097K:avx2,8M:movsb_safe,nt whole for a 1.20x loss
-	 * on one fleetbench file, though avx2 was 1.3-1.6x ahead of auto's
-	 * rep movsb hot at 2-8 KiB: a segment is judged by its own checks.) */
+	/* A segment is judged by its own checks, so that a loss elsewhere (on
+	 * one fleetbench file, say) does not throw away a band that won
+	 * (docs/calibrate.md, "When the derived policy is saved"). */
 	struct ucopy_policy m;
 	memset(&m, 0, sizeof m);
 	int from_auto = 0;
@@ -321,9 +319,10 @@ int calibration_merge(struct calibration *cal)
 		}
 		/* A segment keeps the derived kernel only where a check
 		 * there measured it clearly ahead and none behind: what
-		 * verify did not see win is auto's (issue 42: the noise of
-		 * one sweep, read as a winner, kept because verify's noise
-		 * did not reject it, made three runs three policies). */
+		 * verify did not see win is auto's.  The noise of one sweep,
+		 * read as a winner and kept because verify's noise did not
+		 * reject it, made three runs three policies
+		 * (docs/calibrate.md, "When the derived policy is saved"). */
 		lose |= !ahead;
 		const struct ucopy_kernel *k = ucopy_policy_kernel(lose ? a : d, lo);
 		from_auto |= lose && k != ucopy_policy_kernel(d, lo);

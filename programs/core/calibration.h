@@ -6,7 +6,7 @@
  * medians and intervals, and the derivation and the writer are plain
  * functions of it, so that tests can feed them synthetic measurements.
  *
- * The derivation (derive.c; docs/calibrate.md, "How a policy is derived")
+ * The derivation (derive.c; docs/calibrate.md, "How the policy is derived")
  * starts from a default kernel per size, `inherit`'s (auto's, or the
  * default row's when deriving rows), and leaves it for another kernel only
  * where the measurements say so:
@@ -21,9 +21,9 @@
  *    too) are candidates, and a kernel with a distance cliff near the size
  *    (a probe at the nearest probed size at or below it, or at or above
  *    it, found one) only where its worst cell, its time times the cliff,
- *    is no slower than the default's worst: a 10-47x cliff never pays and
- *    leaves the size to the guarded variant, which wins or not by its own
- *    times, guard included, and its own cells;
+ *    is no slower than the default's worst: rep movsb's cliff on Zen 3
+ *    never pays and leaves the size to the guarded variant, which wins or
+ *    not by its own times, guard included, and its own cells;
  *  - a band is a run of sizes that leave the default for one kernel; a run
  *    of default sizes between two bands of one kernel that loses at none of
  *    them joins them; a band narrower than CAL_NARROW (its last size over
@@ -58,7 +58,8 @@
 /* Cold medians spread about twice as much (every copy waits on memory, and
  * the other tenants of the host share it). */
 #define CAL_SIGNIFICANT_COLD 0.05
-/* The derivation's rules (above; issue 42's figures). */
+/* The derivation's rules (above; docs/calibrate.md, "How the policy
+ * is derived"). */
 #define CAL_WIN 0.03
 #define CAL_NARROW 2.0
 #define CAL_NARROW_WIN 0.10
@@ -66,15 +67,14 @@
 #define CAL_EXTRA_WIN 0.05
 /* Below this a kernel must also win with mixed sizes (calibrate measures
  * them; a report does not, and the default stays there), and no threshold
- * is set here without such a win: callers mix short sizes freely, a rule
- * at 2 bytes made copies of 1 to 16 bytes drawn at random 1.22x slower in
- * `ucopy calibrate --quick`'s verify on the project's Xeon (6/207), and a
- * first rule ending at 64 bytes instead of 17 KiB made copies of 64-128
- * bytes 1.13-1.24x slower through ucopy_memcpy on the Zen 5 guest (26/2)
- * with avx512 on both sides (docs/calibrate.md). */
+ * is set here without such a win: callers mix short sizes freely, and a
+ * threshold among them made copies of short sizes drawn at random slower
+ * on both machines it was tried on (docs/calibrate.md, "How the policy
+ * is derived"). */
 #define CAL_SHORT 256
-/* A distance or alignment cell this much slower than its control is a cliff
- * (Zen 3 rep movsb: ~25x; ordinary misalignment costs well under 1.5x). */
+/* A distance or alignment cell this much slower than its control is a cliff:
+ * Zen 3's rep movsb cliff is far beyond it, ordinary misalignment below it
+ * (docs/performance-zen3.md, "The aliasing cliff, measured"). */
 #define CAL_CLIFF 1.5
 /* What the derived policy must gain over `auto` in the verify phase (the
  * geometric mean of auto/calibrated over the hot sizes and the mixed-size
@@ -83,9 +83,10 @@
  * them, so a gain of that size is not noise. */
 #define CAL_ACCEPT 0.02
 /* One hot size this much slower than with `auto` (the whole interval
- * beyond it) rejects the derived policy whatever the mean: avx512 past the
- * 48 KiB L1 ran 1.6-2x behind rep movsb at 24 KiB on the project's Xeon,
- * a loss no gain elsewhere excuses. */
+ * beyond it) rejects the derived policy whatever the mean: a kernel past
+ * the cache it is fast in, as avx512 at 24 KiB on the project's Xeon, loses
+ * more than any gain elsewhere excuses (docs/calibrate.md, "When the
+ * derived policy is saved"). */
 #define CAL_MAX_LOSS 0.10
 
 #define CAL_MAX_POINTS 96

@@ -3,7 +3,7 @@
  * calibration) to a policy.  `ucopy calibrate`, the report's recommendation
  * and `ucopy derive` (the rows generator) all call calibration_derive(), so
  * the same measurements give them the same policy.  The rules are stated in
- * calibration.h and docs/calibrate.md ("How a policy is derived").
+ * calibration.h and docs/calibrate.md ("How the policy is derived").
  */
 #include "calibration.h"
 
@@ -93,8 +93,9 @@ static int usable(const struct calibration *cal, const struct cal_point *pt, int
 
 /* A candidate against default d: measured, and where it has a cliff, its
  * worst cell no slower than the default's worst (score x cliff <= d's
- * cliff): a cliff of 10-47x never pays, a 1.5x one on a kernel that takes
- * half the default's time does. */
+ * cliff): rep movsb's cliff on Zen 3 never pays, a 1.5x one on a kernel
+ * that takes half the default's time does (docs/calibrate.md, "How the
+ * policy is derived"). */
 static double score(const struct calibration *cal, const struct cal_point *pt, int k, int d);
 
 static int candidate(const struct calibration *cal, const struct cal_point *pt, int k, int d)

@@ -96,12 +96,10 @@ struct copy_seq {
  * a distribution says which regime it is (dist_regime_condition()). */
 enum dist_regime { REGIME_UNLEARNABLE, REGIME_REPEATED };
 #define DIST_SEQ_UNLEARNABLE ((size_t)1 << 16)
-/* The length issue 15 measured, which Zen 5 learns: on the Zen 5 guest this
- * was written on, glibc's memcpy took 1.00-1.05x ucopy's time on
- * Memcpy_Fleet repeated in 1,024 or 8,192 copies and 1.8-2.2x in 16,384 or
- * 65,536 (docs/bench.md): 8,192 is learned there, and long enough to draw
- * the common sizes of a fleetbench file many times over.  A CPU with a
- * smaller predictor may need less (--repeat-len). */
+/* Long enough to draw the common sizes of a fleetbench file many times
+ * over, and short enough for Zen 5's predictor to learn, where twice this
+ * is not (docs/bench.md, "The method", "Regimes").  A CPU with a smaller
+ * predictor may need less (--repeat-len). */
 #define DIST_SEQ_REPEAT_DEFAULT ((size_t)8192)
 /* "unlearnable" or "repeated". */
 const char *dist_regime_name(enum dist_regime g);

@@ -17,7 +17,8 @@
 #include "corpus.h"
 
 #define REGRET_MAX_SIZES 128
-/* The bounds issue 42 sets for auto on every corpus machine. */
+/* What auto must meet on every corpus machine: each band's geomean and
+ * each size (docs/performance.md, "auto's regret on the corpus"). */
 #define REGRET_BAND_BOUND 1.05
 #define REGRET_SIZE_BOUND 1.15
 

@@ -28,8 +28,8 @@
 #define SCRUB_DECISIONS 4096
 #define SCRUB_TABLE 65536
 /* The fewest copies between two runs of the scrubber: a stretch's timer
- * reads cost about 20-40 ns, which must stay a small part of its time (a
- * few percent of 256 copies of a few ns). */
+ * reads, some tens of ns, must stay a small part of its time: a few
+ * percent of 256 copies of a few ns (docs/bench.md, "Company"). */
 #define SCRUB_MIN_EVERY 256
 
 /* Runs the scrubber once: the next SCRUB_DECISIONS sizes of the table.

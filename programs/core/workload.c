@@ -97,9 +97,9 @@ static int setup_cold(struct workload *w, const struct sizes *s)
 	/* The source walks, in the core's scattered order, a region four times
 	 * the LLC, so every line a copy reads was evicted to memory long before,
 	 * as the lines of a buffer a device just wrote by DMA are.  Flushing the
-	 * lines instead (clflush) says the same more exactly, but costs ~155 ns a
-	 * line on the KVM guest this was written on: 25x the copy it prepares,
-	 * leaving 4% of a budget for timing.  It is the fallback for an LLC so
+	 * lines instead (clflush) says the same more exactly, but costs many
+	 * times the copy it prepares (docs/performance.md, "Cold sources:
+	 * clflush against a walked region").  It is the fallback for an LLC so
 	 * large that the region would not be reasonable to map. */
 	size_t llc = cache_llc();
 	size_t stride = cell_slot_stride(&w->seq);

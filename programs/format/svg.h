@@ -22,7 +22,7 @@
 /* How an axis labels its ticks. */
 enum svg_unit {
 	SVG_BYTES,  /* 1 B, 16 B, 4 KiB, 1 MiB (powers of two) */
-	SVG_NS,     /* 1 ns, 10 ns, 1 µs, 1 ms */
+	SVG_NS,     /* ns, µs, ms at powers of ten */
 	SVG_PLAIN   /* 0.1, 1, 10 */
 };
 

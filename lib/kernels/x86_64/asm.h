@@ -85,9 +85,8 @@ name:                                   \
  * their fixup stubs coming after their returns; and both start a 64-byte
  * line.  So the try body runs the plain one's bytes at the same offsets in
  * the same lines: ucopy_try pays what ucopy_memcpy pays, not a different
- * layout's.  (Without the mov, ucopy_try measured mostly 3-6% faster than
- * ucopy_memcpy at 1-64 bytes and up to 4% slower at 256 B-1 KiB, Xeon
- * family 6 model 207 under KVM; docs/performance.md.) */
+ * layout's: without the mov it measured faster at some sizes and slower
+ * at others (docs/performance.md, "ucopy_try vs ucopy_memcpy"). */
 #define KERNEL(name)                    \
 	.p2align 6;                     \
 FUNC(ucopy_k_##name);                   \
@@ -109,13 +108,11 @@ END(ucopy_t_##name)
  * path.
  *
  * The word's load is most of what the entry costs: the same compare with
- * an immediate took 1.2-2.7% less of a 32-128 byte copy's time and 0.7-1%
- * less at 384-512 bytes, on a Zen 5 guest, family 26 model 2
- * (docs/performance-zen5.md, "What the entry costs").  A policy chosen at
- * run time needs it: it is the whole of ucopy_memcpy's respect for
- * UCOPY_POLICY and profiles below the first limit.  Folded into the body's
- * size dispatch as a word per class, it cost more: each load more than the
- * branch it saved (1.2-1.6% slower at 64-128 bytes, 2.1-3.1% above).
+ * an immediate measured faster (docs/performance-zen5.md, "What the entry
+ * costs").  A policy chosen at run time needs it: it is the whole of
+ * ucopy_memcpy's respect for UCOPY_POLICY and profiles below the first
+ * limit.  Folded into the body's size dispatch as a word per class, it
+ * cost more: each load more than the branch it saved (the same section).
  *
  * The entry is 13 bytes (7 + a rel32 jae: its target is in another object;
  * with IBT an endbr64 before them, and another starts the body, and where
@@ -372,15 +369,12 @@ END(ucopy_t_##name)
 .endm
 
 /* A block loop that starts a 64-byte line runs from as few lines of code
- * as its size allows.  At offsets 16 and 48, where .p2align 4 had put
- * avx2's and sse2's 59-byte loops, each ran across two lines: moved to a
- * line's start, avx2 took 0.92-1.00x and sse2 0.89-1.00x of their old time
- * from 512 B to 8 KiB, never more (AMD family 25 model 1, Zen 3 guest;
- * docs/performance-zen3.md, "The block loop's line").  LOOP_LINE_PAD from,
- * n, placed after a ret where no copy runs through it, pads with int3 so
- * that the n bytes after it end a line, and defines the label `from`
- * there: the loop's setup.  LOOP_AT_LINE_START from, at the loop, stops
- * the build if the setup is not those n bytes. */
+ * as its size allows: a loop across two lines took longer than the same
+ * loop in one (docs/performance-zen3.md, "The block loop's line").
+ * LOOP_LINE_PAD from, n, placed after a ret where no copy runs through
+ * it, pads with int3 so that the n bytes after it end a line, and defines
+ * the label `from` there: the loop's setup.  LOOP_AT_LINE_START from, at
+ * the loop, stops the build if the setup is not those n bytes. */
 .macro LOOP_LINE_PAD from, n
 	.p2align 6, 0xcc
 	.skip 64 - \n, 0xcc
@@ -412,15 +406,13 @@ END(ucopy_t_##name)
  * one line in each of the next group's four 4 KiB pages, so that the loads
  * stream from up to eight pages at once while the stores stay in order.
  * With a single stream of loads (the hardware prefetcher does not follow it
- * across a page end) nt reached 0.73-0.82x of glibc 2.36's non-temporal
- * loop, which copies two or four pages interleaved, at 256 MiB - 1 GiB;
- * with the prefetches 1.05-1.16x (medians of three runs; 0.97x at small
- * positive dst - src distances, where glibc switches to four pages), and
- * 1.75-1.85x glibc's rep movsb at 64 MiB (Xeon family 6 model 207, KVM;
- * docs/performance-kernels.md, "nt and nt512").  glibc's interleaved
- * stores measured no faster than these interleaved prefetches, and they
- * would write past a fault.  prefetchnta, or prefetches one page ahead in
- * the same stream, measured slower or no faster. */
+ * across a page end) nt stayed well behind glibc 2.36's non-temporal
+ * loop, which copies two or four pages interleaved; with the prefetches
+ * it is ahead (docs/performance-kernels.md, "nt and nt512").  glibc's
+ * interleaved stores measured no faster than these interleaved
+ * prefetches, and they would write past a fault.  prefetchnta, or
+ * prefetches one page ahead in the same stream, measured slower or no
+ * faster. */
 #define NT_GROUP 16384
 
 .macro NT_PREFETCH

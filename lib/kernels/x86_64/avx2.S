@@ -20,25 +20,18 @@
  *            no store straddles it (the head vector still may)
  * Every class loads its first vector before the next size test, and the
  * common classes fall through: in a loop of calls the taken branches, not
- * the moves, bound a short copy (on Xeon family 6 model 207 under KVM this
- * layout took 16..64-byte copies from ~2.6 to ~2.3 ns and 129..256 from
- * ~5.4 to ~4.5 ns).
+ * the moves, bound a short copy (docs/performance-kernels.md, "avx2's
+ * layout: taken branches").
  * One class for 8..31 where glibc has two (8..15, 16..31) takes the
- * branch that a sequence of unpredictable sizes mispredicts most: with it
- * ucopy_memcpy took 0.87-0.92x glibc's time on fleetbench distributions in
- * an order no predictor learns, against 0.92-0.98x with the two classes,
- * and the same in a repeated sequence.  One size repeated in a loop pays
- * for the four accesses, up to 0.5 ns and more in make bench's most slowed
- * processes (AMD family 25 model 1, Zen 3 guest; the numbers in
- * docs/performance-zen3.md, "A branch-free 8..31 class").
+ * branch that a sequence of unpredictable sizes mispredicts most, at the
+ * cost of four accesses for one size repeated in a loop
+ * (docs/performance-zen3.md, "A branch-free 8..31 class").
  * Each short path runs from as few 64-byte lines of code as it can: the
  * size dispatch and 32..64 share the fast entry's line (HEAD); the test for
  * 8 and 8..31 take the next line, 0..7 the one after, and 65..128 and
- * 129..256 start lines of their own.  With the two classes 8..15 and
- * 16..31, laid out as it fell (the entry alone in its line, 4..7 across
- * two), a loop of ucopy_memcpy took 1.00-1.16x glibc's time at 2-64 bytes;
- * laid out by line, 0.91-1.03x, and no size to 384 bytes slower beyond the
- * runs' spread (the same machine; "The short paths' lines").
+ * 129..256 start lines of their own: a path that runs from one more line
+ * costs a fetch cycle more (docs/performance-zen3.md, "The short paths'
+ * lines").
  * vzeroupper before every return from a path that wrote a ymm register
  * (including the fault fixup): dirty upper halves slow down the caller's SSE
  * code.  The 0..31 paths touch no ymm register and skip it (the page tail,
@@ -65,10 +58,9 @@
  * restarts the copy from them: from its start, or after the page tail's
  * vectors.  The fourth word is loaded after the first is stored, into its
  * register: five scratch registers hold two offsets and three words, and
- * rax stays dst (README.md, "Register discipline").  With rax for the
- * fourth word (dst again before the return) the class measured the same;
- * with xmm0 (vmovq), slower at 8-24 bytes in two of three processes
- * (docs/performance-zen3.md, "A branch-free 8..31 class", "On the way"). */
+ * rax stays dst (README.md, "Register discipline"); rax or xmm0 for the
+ * fourth word measured no faster (docs/performance-zen3.md, "A branch-free
+ * 8..31 class", "On the way"). */
 .macro QWORDS_8_31 try
 	mov	%edx, %ecx
 	and	$16, %ecx
@@ -154,9 +146,7 @@
 
 	/* The setup's 41 bytes end a line, the block loop starts the next
 	 * (LOOP_LINE_PAD in asm.h), so its 153 bytes run from three lines,
-	 * not four.  (The loads-first loop before it, 59 bytes, took
-	 * 1.02-1.04x glibc's time at 1.5-2 KiB across two lines, 0.98-1.00x
-	 * in one.) */
+	 * not four (docs/performance-zen3.md, "The block loop's line"). */
 	LOOP_LINE_PAD .Lgt256_\try, 41
 	/* head: ymm0 commits dst[0..32); the last 128 bytes are in ymm4-7 */
 	EX(.Lfix_\try, vmovdqu %ymm0, (%rdi))
@@ -167,12 +157,8 @@
 	 * the cursors stay at the first byte not stored.  Stored first, a
 	 * block's stores held back the next block's loads where those have
 	 * the page offsets of stores still in flight ((dst - src) mod 4096
-	 * small: 4K aliasing).  In some processes, not others (the pages the
-	 * buffers got), that loop took 3.4-4.6x glibc's time at 2 KiB at
-	 * distances 63, 100 and 200; one block ahead, at most 1.11x to
-	 * distance 128, and 3.5-4.3x at 200 still (Zen 3 guest, family 25
-	 * model 1; docs/performance-zen3.md, "4K aliasing in avx2's block
-	 * loop"). */
+	 * small: 4K aliasing), in some processes several times glibc's time
+	 * (docs/performance-zen3.md, "4K aliasing in avx2's block loop"). */
 	LOAD_BLOCK \try, .Lfix_\try, vmovdqu, 32, 0, %ymm0, %ymm1, %ymm2, %ymm3
 .Lloop_\try:
 	LOOP_AT_LINE_START .Lgt256_\try
@@ -181,14 +167,10 @@
 	 * destination's last byte lies in the first 128 of a page, where one
 	 * of those stores would straddle the page (at 124 of the 128 end
 	 * offsets; at 32, 64, 96 and 128 the page tail is merely not needed),
-	 * which cost about 14 ns on a Zen 3 guest (family 25 model 1): then
-	 * aligned vectors to the cursor, and the last 0..31 bytes by the
-	 * 0..31 class, all inside one aligned 32 bytes.  2 KiB copies whose
-	 * destination ends 1..33 bytes into a page took 21.6-25.8 ns this
-	 * way against 31.2-35.7 from the end (glibc 31.1-35.7), and 300-byte
-	 * ones ending 104 bytes in 9.9-10.1 against 18.6.  The test costs
-	 * 257-768 byte copies about 0.7% where no page is in the way
-	 * (docs/performance-zen3.md, "avx2's page-crossing tail"). */
+	 * which costs more than a whole short copy: then aligned vectors to
+	 * the cursor, and the last 0..31 bytes by the 0..31 class, all inside
+	 * one aligned 32 bytes.  The test costs under 1% where no page is in
+	 * the way (docs/performance-zen3.md, "avx2's page-crossing tail"). */
 	lea	-1(%rdi,%rdx), %ecx
 	test	$0xf80, %ecx
 	jz	.Lpage_tail_\try

@@ -11,37 +11,28 @@
  *            the mask from a table): no branch on the size, so a mix of
  *            short sizes costs no mispredictions.  Masked-out bytes do not
  *            fault, but when they lie on an unmapped or read-only page the
- *            CPU takes a microcode assist (~120 ns per access on Xeon
- *            family 6 model 207, KVM), so a 64-byte window that crosses a
+ *            CPU takes a microcode assist (docs/performance-kernels.md,
+ *            "Single kernels"), so a 64-byte window that crosses a
  *            page at src or dst goes to the general-register and xmm/ymm
  *            classes instead (1..3, 4..7, 8..15, 16..31, 32..63 as head and
  *            tail accesses that overlap).
  *   0        returns before any access, on the large sizes' branch (n - 1
- *            wraps): an all-masked access takes the assist too, so
- *            memcpy(d, NULL, 0), which C++'s empty ranges make common,
- *            took 103-128 ns instead of 2 (Zen 5 guest, family 26 model 2;
- *            docs/performance.md, "Zero bytes").  A branch, not cmovs to a
- *            zero line: those cost the repeated regime 7-10% on Memcpy_3
- *            and _7, the branch the unlearnable one where zeros are many
- *            (Memcpy_7, 12%: 0.39 to 0.54 of glibc's time, within issue
- *            15's 0.7).
+ *            wraps): an all-masked access takes the assist too, and
+ *            memcpy(d, NULL, 0) is common (C++'s empty ranges).  A branch,
+ *            not cmovs to a zero line: those cost the repeated regime,
+ *            where ucopy is nearest its bound, and the branch costs only
+ *            the unlearnable one, which has room (docs/performance.md,
+ *            "Zero bytes").
  *   64..128  two, 129..256 four, 257..512 eight zmm vectors: head and tail
  *            halves that overlap in the middle; the first vector and, above
  *            256, the last four are loaded before the size branch, the
  *            second only in the classes that store it: loaded before the
- *            256 branch, as it once was, it was a dead load for the loop,
- *            and 520 B-1.5 KiB copies took 1.02-1.07x the time they take
- *            without it (geomeans over six processes, each timing both
- *            beside glibc; 129-512 B within 1%; a copy of the old code at
- *            the new layout read as the old: Zen 5 guest, family 26 model
- *            2; docs/performance-zen5.md, "A dead load").  64
- *            goes with the unmasked class (two moves of the same vector):
- *            a repeated 64-byte copy took 0.84-0.86x the masked move's
- *            time, and the fleetbench distributions 1.00-1.03x, on Xeon
- *            family 6 model 207 under KVM (docs/performance.md, "The
- *            small-copy class", "64 bytes").  On the Zen 5 guest (family
- *            26 model 2) the masked move is the faster one, 0.91-0.97x,
- *            a smaller gain than the Xeon's loss: 64 stays unmasked.
+ *            256 branch it was a dead load for the loop
+ *            (docs/performance-zen5.md, "A dead load").  64 goes with the
+ *            unmasked class (two moves of the same vector): the masked
+ *            move costs the Xeon it was measured on more than it gains on
+ *            the Zen 5 guest (docs/performance.md, "The small-copy class",
+ *            "64 bytes").
  *   > 512    the head vector unaligned, then 256-byte blocks with stores
  *            aligned to the cache line, each block loaded before the one
  *            before it is stored, then the last 256 bytes (loaded
@@ -50,29 +41,17 @@
  *            store instead, aligned, so that no store straddles it (but
  *            for the last line when the source's last line also crosses a
  *            page: see .Llast_edge).
- *            On Xeon family 6 model 207 under KVM, 2 KiB copies whose
- *            destination ends 1..255 bytes into a page took 1.3-2.0x the
- *            median placement's time with the unaligned tail in make
- *            bench's bar 3 (glibc 1.2-1.9x), and 0.59-0.92x of that with
- *            the aligned one (`ucopy bench`, 12 such placements);
- *            stored that way always, the tail cost 2-12% more where no
- *            page is in the way (docs/performance.md, "The page-crossing
- *            tail").
+ *            A store that straddles a page costs more than the aligned
+ *            tail, which itself costs where no page is in the way, hence
+ *            the test (docs/performance.md, "The page-crossing tail").
  * Layout: the fast entry (asm.h) and the size dispatch share one 64-byte
  * line, the short class fills the next and the 0 and 64..128 classes start
  * the one after, so a copy up to 128 bytes runs through two lines, as
- * glibc's does through one.  Laid out as it fell (the 64..128 class behind
- * the short one, across a line's end), ucopy_memcpy took 1.11-1.25x glibc's
- * time at 64 and 128 bytes with both sides on a line's start and 1.03-1.09x
- * this way; on the fleetbench files repeated, the geomean of its ratios
- * went from 0.91-1.01 to 0.87-0.98 and the worst file from 0.96-1.04 to
- * 0.92-1.02, unlearnable unchanged (Zen 5 guest, family 26 model 2;
- * docs/performance.md, "The fast path by lines").  The short class's line
- * holds 14 instructions.  On the same CPU, 15-16 of a short path's
- * instructions starting in one line, both masked moves among them, cost
- * 0.2-0.35 ns a copy (about 15%) against 13-14 there, the instructions
- * unchanged (docs/performance-zen5.md, "Session 25"): one more here is
- * to be measured.
+ * glibc's does through one (docs/performance.md, "The fast path by
+ * lines").  The short class's line holds 14 instructions: 15-16 starting
+ * in one line, both masked moves among them, made the short path slower,
+ * so one more here is to be measured (docs/performance-zen5.md, "What the
+ * short class costs at one size").
  * Only zmm16-27 (ymm16-17/xmm16-17 in the short classes) are used: EVEX-only
  * registers leave the upper state of ymm0-15 clean, so no path needs a
  * vzeroupper.
@@ -121,10 +100,8 @@
 /* The rdx (0..64) bytes at rsi/rdi as one masked load and one masked store;
  * ends with RET.  A faulting masked store writes nothing, so the cursors stay
  * committed.  The mask is loaded from avx512_masks rather than made with
- * mov $-1 / bzhi / kmovq, which was the dearer way by 1-3% of the time on
- * nine of ten fleetbench distributions repeated and up to 3% unlearnable
- * (none slower beyond 1%), side by side in one process on a Zen 5 guest,
- * family 26 model 2 (docs/performance.md, "The short class's mask").  A
+ * mov $-1 / bzhi / kmovq, which measured dearer (docs/performance.md,
+ * "The short class's mask").  A
  * short copy whose size's entry is not in the cache pays one more miss: the
  * table spans nine lines, eight sizes to a line. */
 .macro MASKED_MOVE try
@@ -221,14 +198,9 @@
 	 * stay at the first byte not stored.  Stored first, a block's stores
 	 * held back the next block's loads whenever (dst - src) mod 4096 was
 	 * below 512, where those loads have the page offsets of stores still
-	 * in flight (4K aliasing): at distance 200 ucopy_memcpy took
-	 * 1.33-1.44x glibc's time at 1.5-2 KiB.  Ahead, a copy at distance
-	 * 200 takes 0.68-0.96x of the old time (600 B-16 KiB); at bar 1's
-	 * placements, where nothing aliases, 1.001-1.003 by geomean and
-	 * 0.997-1.022 at 6 KiB.  One set rotated through four register moves
-	 * read 1.002-1.004 (1.027-1.039 at 1 KiB); the distance tested
-	 * first, 1.008 (Zen 5 guest, family 26 model 2;
-	 * docs/performance-zen5.md, "4K aliasing in avx512's block loop"). */
+	 * in flight (4K aliasing).  Of the layouts tried, this one costs least
+	 * where nothing aliases (docs/performance-zen5.md, "4K aliasing in
+	 * avx512's block loop"). */
 	LOAD_BLOCK \try, ucopy_fixup_tail, vmovdqu64, 64, 0, %zmm16, %zmm17, %zmm18, %zmm19
 	.p2align 4
 .Lloop_\try:

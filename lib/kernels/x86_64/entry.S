@@ -31,10 +31,10 @@
  *
  * A plain body returns {dst, left} in rax:rdx, rax being what memcpy
  * returns, and a try body returns the count not copied in rax, what
- * ucopy_try returns: so neither entry needs a frame or a second call.  On
- * Xeon family 6 model 207 under KVM the generic entry's compare and indirect
- * jump cost 0.5-1 ns per small copy in a loop (12-31% of a 1-128 byte copy);
- * docs/performance.md, "The memcpy entry".
+ * ucopy_try returns: so neither entry needs a frame or a second call.  The
+ * generic entry's compare and indirect jump are a visible share of a small
+ * copy's time, which the fast entry saves (docs/performance.md, "The
+ * memcpy entry").
  */
 #include "asm.h"
 

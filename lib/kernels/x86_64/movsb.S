@@ -15,10 +15,9 @@
  * movsb_aligned adds one: from 128 bytes, a destination that does not start
  * a cache line gets its first 64 bytes by xmm moves and rep movsb starts at
  * the next line.  movsb_safe adds another: when (dst - src) mod 4096 is
- * 1..63, rep movsb on AMD Zen 3 runs ~25x slower (4352 bytes: ~2200 ns
- * instead of ~85 ns, measured on this project's machines, see
- * docs/design.md), so those copies go to the avx2 kernel, which has no such
- * cliff.
+ * 1..63, rep movsb on AMD Zen 3 runs about 25x slower
+ * (docs/performance-zen3.md, "The aliasing cliff, measured"), so those
+ * copies go to the avx2 kernel, which has no such cliff.
  *
  * Fault discipline: a faulting rep movsb leaves rdi/rsi at the byte it
  * stopped at and rcx counting the bytes left: the shared tail's inputs, with
@@ -52,15 +51,9 @@ KERNEL(movsb)
 	mov	%rdi, %rax
 	/* From 128 bytes a destination off a cache line's start gets its first
 	 * 64 bytes by xmm moves, and rep movsb the rest from the next line
-	 * (glibc 2.36 does the same): with dst 33 bytes into a line, 0.95x the
-	 * time at 2 KiB, 0.97x at 4 KiB, 0.99x at 16 KiB, 0.996x at 48 KiB, and
-	 * 0.995-1.008x with dst on a line's start, which skips it (`ucopy bench
-	 * --kernels movsb_safe,VARIANT --sizes 2K,4K,16K,48K --src-align 0,1
-	 * --dst-align 2048,2081`, two processes); against plain rep movsb, with
-	 * dst off a line and far from src, 0.91-0.97x at 4 MiB (where both
-	 * buffers fit in the L3 but not the L2) and 0.95-0.98x at 64 MiB, about
-	 * 1.01x where dst is 1..63 bytes after src (Zen 5 guest, family 26
-	 * model 2; docs/performance.md, "rep movsb from a line's start" and
+	 * (glibc 2.36 does the same): rep movsb runs faster from a line's
+	 * start, and a destination already there skips the head
+	 * (docs/performance.md, "rep movsb from a line's start" and
 	 * "movsb_aligned: the same head without the guard"). */
 	cmp	$128, %rdx
 	jb	1f
@@ -98,11 +91,8 @@ KERNEL(movsb_safe)
 
 /* movsb_aligned only for co-aligned copies, (dst - src) mod 32 = 0, the
  * only ones where Zen 3's rep movsb keeps up with avx2's loop, and there
- * only from about 20 KiB, where the two buffers together are past the L1d:
- * at 20-56 KiB co-aligned, movsb_aligned took 0.95-1.01x avx2's time hot,
- * as glibc's rep movsb did, while at distance 2064 avx2 took 0.88-0.91x
- * glibc's rep movsb's at 24-64 KiB (Zen 3 guest, family 25 model 1;
- * docs/performance-zen3.md, "rep movsb for co-aligned copies").  Distance
+ * only from about 20 KiB, where the two buffers together are past the L1d
+ * (docs/performance-zen3.md, "rep movsb for co-aligned copies").  Distance
  * 32, inside movsb_safe's 1..63 guard, goes to avx2 as well. */
 .macro movsb_coaligned_body try
 	mov	%edi, %ecx

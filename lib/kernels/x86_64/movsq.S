@@ -7,8 +7,8 @@
  *
  * One size class: the Linux kernel's copy_user_generic_string (and musl's
  * memcpy).  As there, a rep instruction is skipped when it has nothing to
- * do: a zero-count rep movsb still costs ~6 ns on a CPU without FZRM (Xeon,
- * Emerald Rapids class under KVM), a zero-count rep movsq more.
+ * do: a zero-count rep movsb still costs a few ns on a CPU without FZRM
+ * (docs/performance-kernels.md, "movsq: a rep with nothing to do").
  *
  * Fault discipline: a faulting rep string instruction leaves rdi/rsi at the
  * element it stopped at and rcx counting the elements left.  rdx keeps n

@@ -16,11 +16,9 @@
  *            lines; an sfence (as nt), then the last 64 bytes from the end
  *            with an ordinary store.
  * Why a kernel apart from nt: one 64-byte streaming store fills a
- * write-combining buffer at once where nt needs four 16-byte ones.  At
- * 256 MiB - 1 GiB, hot and cold, nt512 measured 1.14-1.22x glibc 2.36's
- * non-temporal loop and nt took 1.01-1.13x nt512's time; without the
- * prefetches the zmm loop alone reached 0.91-1.0x glibc (Xeon family 6
- * model 207, KVM; docs/performance-kernels.md, "nt and nt512").
+ * write-combining buffer at once where nt needs four 16-byte ones, and
+ * that, with the prefetches, is what takes it past glibc's non-temporal
+ * loop (docs/performance-kernels.md, "nt and nt512").
  * Only zmm16-19 are used: no vzeroupper on any path (see avx512.S).
  *
  * Fault discipline as nt.S: stores strictly in order, cursors at the block
