@@ -48,7 +48,7 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
 }
 
 /* The substitute once chosen: ucopy_policy_try() asks
- * on every copy by a kernel without a try body (libc), and the port's
+ * on every copy by a kernel without a try body (libc), and the
  * search by name and feature check made a short copy several times
  * slower than the same body named directly (docs/performance.md, "libc
  * under ucopy_try: its substitute, looked up once").  Threads that race
