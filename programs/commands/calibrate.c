@@ -61,20 +61,20 @@
 
 /* Budgets of the measuring itself: setup (mapping buffers, the timer's
  * 20 ms calibration) and the rounds past a cell's budget needed to reach its
- * minimum come on top.  Measured on the project's 2-vCPU KVM Xeon: the
- * default takes about 26 s in all and --quick about 4 s. */
+ * minimum come on top (docs/calibrate.md, "Where calibrate's numbers come
+ * from"). */
 #define DEFAULT_SECONDS 20.0
 #define QUICK_SECONDS 2.5
 #define DEFAULT_MAX_SIZE ((size_t)64 << 20)
-/* Below auto's non-temporal threshold on the project's Xeon (8 MiB, four
- * times the L2): one hot point at 8 MiB put nt and rep movsb in either
- * order from run to run (each timed with the other's cache footprint), and
- * above the largest measured size the policy is auto's anyway. */
+/* Below auto's non-temporal threshold: a hot point there put nt and rep
+ * movsb in either order from run to run (each timed with the other's cache
+ * footprint), and above the largest measured size the policy is auto's
+ * anyway (docs/calibrate.md, "Where calibrate's numbers come from"). */
 #define QUICK_MAX_SIZE ((size_t)4 << 20)
 /* Cold copies flush every line beforehand, which costs more than the copy
- * (about 0.25 us a line on the project's KVM Xeon, 30x a 4 KiB copy): above
- * this the phase would eat the budget, and copies that size stream from
- * memory hot or cold. */
+ * (docs/calibrate.md, "Where calibrate's numbers come from"): above this the
+ * phase would eat the budget, and copies that size stream from memory hot or
+ * cold. */
 #define COLD_MAX_SIZE ((size_t)1 << 20)
 #define PRUNE_RATIO 1.6
 /* From here on a sweep point times only the kernels within FINALIST_RATIO
@@ -86,8 +86,7 @@
  * mispredicted branch (a few ns) no longer decides between kernels. */
 #define MIXED_MAX ((size_t)8 << 10)
 /* Copies in a mixed-size sequence: more than a branch predictor keeps of
- * one call site's history (4096 was once thought enough, and Zen 5 learns
- * 8192: dist.h). */
+ * one call site's history (dist.h). */
 #define MIXED_LEN DIST_SEQ_UNLEARNABLE
 /* The seed of the distributions' sequences in the verify phase, the
  * default of make bench's bar 2: `ucopy bench --dist FILE --seed 1` times
@@ -219,8 +218,8 @@ static int time_cell(struct run *r, const struct variant *v, size_t nv,
 {
 	/* Copies of a few MiB and more take milliseconds each, and on a
 	 * shared host one round in three may catch a neighbour's burst: nine
-	 * rounds keep the median clear of them where five did not (16 MiB:
-	 * 1.9 and 3.5 ms for movsb_safe and movsb, the same loop). */
+	 * rounds keep the median clear of them where five did not
+	 * (docs/calibrate.md, "Where calibrate's numbers come from"). */
 	struct measure_opts o = { .seconds = seconds,
 				  .min_rounds = c->seq->max_n >= LARGE ? 9 : MEASURE_MIN_ROUNDS };
 	struct cell_result res;
@@ -258,9 +257,9 @@ static int time_cell(struct run *r, const struct variant *v, size_t nv,
 /* Copies of n bytes at four offset pairs, equally aligned (0/0, 16/16) and
  * not (32/0, 7/3), added to cell_for()'s base offsets 0/2048: the distances
  * (dst - src) mod 4096 are 2016 to 2048, far from the small ones in either
- * direction.  (Phase 3 is about those: a hot loop of 32-byte copies at
- * distance -4 ran 10x slower on the project's Xeon, for every kernel, as each
- * copy's loads 4K-alias the previous copy's stores.) */
+ * direction.  (Phase 3 is about those: at a small negative distance each
+ * copy's loads 4K-alias the previous copy's stores, for every kernel;
+ * docs/calibrate.md, "Where calibrate's numbers come from".) */
 static int seq_mixed(struct copy_seq *s, size_t n)
 {
 	static const uint32_t off[4][2] = { { 0, 0 }, { 16, 16 }, { 32, 0 }, { 7, 3 } };
@@ -309,7 +308,7 @@ static int seq_class(struct copy_seq *s, size_t n)
 /* A cell in `cache`: hot is the measuring core's (one slot each side);
  * cold walks enough slots that a batch never copies the same lines twice and
  * flushes each batch's lines first, which needs far less memory than walking
- * 4x the LLC (1.2 GB each side for the 300 MB L3 of the project's machine). */
+ * 4x the LLC (docs/calibrate.md, "Where calibrate's numbers come from"). */
 static void cell_for(struct cell *c, const struct copy_seq *seq, enum cal_state s)
 {
 	/* A replay carries its own distance in its offsets (max_off > 64). */
@@ -548,9 +547,9 @@ static const struct probe_cell cells[] = {
 	{ 63, 2048, -1, 1, 0 },
 	{ 15, 2063, -1, 1, 0 },  /* both misaligned, far */
 	/* distance 200: where a block loop that stores before it loads
-	 * meets its own stores by page offset (below 512 on a Zen 5 guest,
-	 * family 26 model 2; docs/performance-zen5.md, "4K aliasing in
-	 * avx512's block loop"), beside 0/2056, the same alignments. */
+	 * meets its own stores by page offset (docs/performance-zen5.md, "4K
+	 * aliasing in avx512's block loop"), beside 0/2056, the same
+	 * alignments. */
 	{ 0, 200, 5, 0, 0 },
 };
 #define NCELLS (sizeof cells / sizeof cells[0])
@@ -750,9 +749,9 @@ static size_t refine_kernels(const struct run *r, const struct cal_point *a,
 /* Every kernel in reach is timed at REFINE_PER_OCTAVE sizes an octave
  * between the two sizes of each measured crossover, and the policy derived
  * again from all points: a kernel that wins only between two sweep sizes
- * (rep movsb between 16 and 32 KiB, where the vector loops leave the L1 on
- * the project's Xeon) is found, and no threshold is further than a fifth of
- * an octave from a size where its kernel was measured to win. */
+ * (docs/calibrate.md, "Where calibrate's numbers come from") is found, and
+ * no threshold is further than a fifth of an octave from a size where its
+ * kernel was measured to win. */
 static int refine(struct run *r)
 {
 	size_t at[CAL_MAX_POINTS], from[CAL_MAX_POINTS], npts = 0, ncells = 0, done = 0;
@@ -847,10 +846,10 @@ static int time_check(struct run *r, const struct variant *v, const struct cell 
 }
 
 /* A check that would reject the derived policy (calibration_judge()) is
- * timed again for longer, and the second measurement counts: on the shared
- * 2-vCPU host, 10 ms cells of two policies that pick the same kernel for
- * 99% of the copies (fleetbench) came out up to 9% apart, and 3 s ones
- * within 0.5%. */
+ * timed again for longer, and the second measurement counts: short cells of
+ * two policies that pick the same kernel for nearly every copy came out
+ * further apart than the margins (docs/calibrate.md, "Where calibrate's
+ * numbers come from"). */
 static int suspect(const struct cal_check *c)
 {
 	return c && (c->state == CAL_MIXED ? c->lo > 1 + CAL_SIGNIFICANT :
@@ -1232,10 +1231,10 @@ int cmd_calibrate(int argc, char **argv)
 		cli_error("no copy kernels to calibrate on %s", cpu->arch);
 		return EXIT_FAIL;
 	}
-	/* As bench refuses a grid (issue 11): a largest size whose buffers
-	 * exceed half the memory, or whose one cell (every candidate and
-	 * libc) cannot fit the whole budget, is refused before anything
-	 * runs.  --max-size 1G --seconds 0.1 ran 12.7 s at 2.1 GB before. */
+	/* As bench refuses a grid: a largest size whose buffers exceed half
+	 * the memory, or whose one cell (every candidate and libc) cannot fit
+	 * the whole budget, is refused before anything runs (docs/calibrate.md,
+	 * "Where calibrate's numbers come from"). */
 	if (cli_check_memory(CMD, 2 * r.max_size, cli_default_max_memory(), 0))
 		return EXIT_USAGE;
 	double need = measure_size_floor_seconds(r.max_size, (size_t)any + 1);
@@ -1287,7 +1286,8 @@ int cmd_calibrate(int argc, char **argv)
 		calibration_derive(&r.cal);
 		rc = phase(&r, refine, 0.15) || phase(&r, verify, 0.12);
 		/* Rejected whole: keep what won, take auto's where the derived
-		 * rules lost, and verify that combination (issue 13). */
+		 * rules lost, and verify that combination (docs/calibrate.md,
+		 * "When the derived policy is saved"). */
 		if (!rc && !r.cal.accepted && calibration_merge(&r.cal))
 			rc = phase(&r, verify, 0.08);
 	}

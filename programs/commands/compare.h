@@ -41,12 +41,9 @@
  * 2009) moved whole-program times by several percent with the link order and
  * the environment's size alone; a short copy loop crossing a 32-byte fetch
  * boundary does the same to a copy.  Such a bias is the same in every round,
- * so no interval can remove it.  On the 2-core KVM guest the project
- * develops on (Xeon 6/207), the avx2 kernel behind "avx2" and behind
- * "4K:avx2,avx2" measured 1.010 [1.009, 1.011]: a dispatch difference, not a
- * copy strategy; a policy against itself gave intervals within ±0.8% with a
- * 1 s budget (docs/reproducing.md).  1.5% is above both and far below every
- * effect the three reports describe (20-43%, ~2x, 1.6x). */
+ * so no interval can remove it.  1.5% is above a dispatch difference and a
+ * policy's interval against itself, and far below every effect the three
+ * reports describe (docs/reproducing.md, "How the verdict is reached"). */
 #define COMPARE_MARGIN 0.015
 #define COMPARE_LEVEL 0.95
 

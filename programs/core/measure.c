@@ -411,7 +411,7 @@ static void walk_setup(struct walk *w, const struct mapping *m,
 #if defined(__x86_64__)
 /* clflushopt where the CPU has it (CPUID 7.0 EBX bit 23): clflush is ordered
  * with every other clflush, and a flushed cell spends most of its time
- * flushing (~155 ns a line under KVM on Xeon 6/207). */
+ * flushing (docs/bench.md, "Where the measuring core's numbers come from"). */
 static int have_clflushopt(void)
 {
 	static int have = -1;
@@ -522,35 +522,26 @@ RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o-
 
 /* The timed loops once per kind, call site and placement.  Each variant of
  * a cell calls through sites of its own (a slot), in its warm-up and in
- * every round, so that no call instruction sees two functions: through one
- * shared site, whichever variant came second in the list took ~1.12x the
- * first's time at 128 B, glibc's memcpy or ucopy_memcpy alike (`ucopy bench
- * --entries memcpy,ucopy_memcpy --sizes 128 --src-align 0 --dst-align
- * 2048`: 2.47 against 2.20 ns, and 2.48 against 2.26 listed the other way;
- * each alone 2.08-2.16 ns), though the rounds already take the variants in
- * turn, and for the rest of the process: so a slot keeps its function from
- * cell to cell (batch_slot_kept()).  And where a site's loop lies moves a short
- * copy's time: glibc's 8-byte copy took 1.80 ns from every odd-numbered site
- * of one build and 2.41 from every even one, ucopy_memcpy's 2.10 and 2.14
- * (Zen 5 guest, family 26 model 2; docs/performance-zen5.md, "One call site
- * per variant").  So each slot has its loop at BATCH_PLACES placements,
+ * every round, so that no call instruction sees two functions: a shared
+ * site was fast for the first function it called and a cycle slower for
+ * any other, for the rest of the process, though the rounds already take
+ * the variants in turn; so a slot keeps its function from cell to cell
+ * (batch_slot_kept()).  And where a site's loop lies moves a short copy's
+ * time, so each slot has its loop at BATCH_PLACES placements,
  * BATCH_STEP_TEXT bytes apart (16 bytes on within a line, and the line moves
  * too), and round r runs every variant at placement r mod BATCH_PLACES: a
  * median over rounds is one over placements, as run_batch_shifted makes it
- * one over stack placements.
+ * one over stack placements (docs/performance-zen5.md, "One call site per
+ * variant").
  *
  * A site holds one kind's loop and nothing else, so that the kernel, copy
  * and try kinds, whose loops differ only in the callee's type, compile to
- * the same instructions at the same offsets (tests/cli/sites.sh checks it).
- * With the six loops in one function behind a switch on the kind, each
- * compiled and placed its own way, and ucopy_memcpy timed from the try
- * kind's loop took 1.0-4.8% more than from the copy kind's on Memcpy_1 and
- * 4-7% on its sizes below 64, where ucopy_try from the copy kind's loop took
- * ucopy_memcpy's time (fixed sizes: within 0.3%).  Bar 5 of make bench had
- * read that loop's cost as ucopy_try's (Zen 5 guest, family 26 model 2;
- * docs/performance-zen5.md, "Session 27").  The asm's operand, the kind,
- * slot and placement, keeps the compiler and the linker from folding the
- * copies into one. */
+ * the same instructions at the same offsets (tests/cli/sites.sh checks it):
+ * loops compiled and placed each its own way, behind a switch on the kind,
+ * had their own cost read as the callee's (docs/bench.md, "The loop of each
+ * kind"; docs/performance-zen5.md, "Session 27").  The asm's operand, the
+ * kind, slot and placement, keeps the compiler and the linker from folding
+ * the copies into one. */
 #define BATCH_KINDS (VARIANT_CALL + 1)
 #define BATCH_SLOTS 16
 #define BATCH_PLACES 4
@@ -709,13 +700,11 @@ static uint64_t run_batch(size_t slot, size_t place, const struct variant *v,
 
 /* run_batch with the stack SHIFT bytes lower.  Where the stack lies in its
  * page decides which copies 4K-alias with the return address and the
- * timing loop's spills: one process measured glibc's 32-byte copy at
- * 2.65 ns, or 5.09 or 7.44 with the stack moved by 1024 or 2816 bytes, and
- * ucopy's with it at 2.4-3.1 ns by the environment's size (Zen 5 guest,
- * family 26 model 2; the effect Mytkowicz et al. measured in "Producing
- * wrong data without doing anything obviously wrong!", ASPLOS 2009).  Each
- * round moves the stack, the same for every variant in it, so a median over
- * rounds is one over placements, not the one this process started with. */
+ * timing loop's spills, and so a short copy's time (docs/bench.md, "The
+ * stack"; the effect Mytkowicz et al. measured in "Producing wrong data
+ * without doing anything obviously wrong!", ASPLOS 2009).  Each round moves
+ * the stack, the same for every variant in it, so a median over rounds is
+ * one over placements, not the one this process started with. */
 static __attribute__((noinline)) uint64_t
 run_batch_shifted(size_t shift, size_t slot, size_t place, const struct variant *v,
 		  const struct copy_seq *seq, struct walk *ws, struct walk *wd, size_t j,
@@ -794,12 +783,11 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
 /* ...and then, for a sequence of sizes, to one whole pass of it where a
  * pass takes at most this long.  A 5 us batch of a --dist sequence is its
  * first ~1000 copies, met for the first time: the branch predictor has not
- * learned them and they need not be the distribution's mix.  Planned on that,
- * a repeated-regime batch came out 9-16 thousand copies (one or two passes of
- * 8192, mostly spent relearning after the other variant's batch) where the
- * same cell after an unlearnable one got 230-250 thousand, and ucopy_memcpy
- * over glibc on Memcpy_7 read 1.05 against 1.17 (Zen 5 guest, family 26 model
- * 2; docs/bench.md, "Regimes"). */
+ * learned them and they need not be the distribution's mix, and batches
+ * planned on them came out a tenth as long as the same cell's after an
+ * unlearnable one, mostly spent relearning (docs/bench.md, "Regimes";
+ * docs/performance.md, "Code placement, the steady state and the page-end
+ * tests"). */
 #define WARM_PASS_NS 2000000.0
 /* The most copies a warm-up batch grows to, either way. */
 #define WARM_MAX_COPIES ((size_t)1 << 20)
@@ -813,14 +801,12 @@ static double seq_bytes(const struct copy_seq *seq, size_t k, size_t rounds)
 #define STACK_SLOTS 256
 #define STACK_SEED 0x5eed57ac
 /* What a cell costs beyond its batches' floor: set-up and summary, and per
- * variant opening and closing its counters (5-30 us for the five
- * perf_event_open calls), the warm-up's shorter batches and the counters'
- * ioctls around each batch.  Cells of 8-byte copies with a budget of 0 took
- * at least 35, 87, 194 and 448 us for 1, 2, 4 and 8 kernels (best of five
- * runs of 400 cells; Xeon 6/207 under KVM, task-clock the only counter, gcc
- * 12 -O2), before the warm-up's last batch was timed twice (5 us more a
- * variant); these keep measure_floor_seconds() just below that, so that it
- * stays a floor: a grid it refuses could not have kept its budget. */
+ * variant opening and closing its counters (five perf_event_open calls),
+ * the warm-up's shorter batches and the counters' ioctls around each batch.
+ * These keep measure_floor_seconds() just below the least a cell of 8-byte
+ * copies was measured to take (docs/bench.md, "Where the measuring core's
+ * numbers come from"), so that it stays a floor: a grid it refuses could not
+ * have kept its budget. */
 #define CELL_FIXED_NS 5000.0
 #define VARIANT_FIXED_NS 12000.0
 
@@ -946,11 +932,10 @@ struct cell_run {
 /* How many placements a cell's rounds go over: every one when all its copies
  * are of one size, else one.  A sequence of sizes is timed for how well a
  * predictor learns it (dist.h's repeated regime), and a predictor learns it
- * per placement: with the rounds over four, glibc's memcpy took 7.08 ns a
- * copy of Memcpy_1's repeated sequence and ucopy_memcpy 4.30, and at one
- * 2.72 and 3.17 (bench_bars bar 2; Zen 5 guest, family 26 model 2).
- * Where code placement moves a sequence's time, `make bench-layouts`
- * measures it (docs/bench.md, "Code placement"). */
+ * per placement: over four placements the repeated sequences were timed
+ * unlearnt (docs/performance-zen5.md, "One call site per variant").  Where
+ * code placement moves a sequence's time, `make bench-layouts` measures it
+ * (docs/bench.md, "Code placement"). */
 static size_t cell_places(const struct copy_seq *seq)
 {
 	for (size_t i = 1; i < seq->len; i++)
@@ -1050,8 +1035,8 @@ static void cell_warm_up(struct cell_run *run)
 				/* The batch that ends the warm-up is timed twice
 				 * and the faster kept: one interrupt or first touch
 				 * in it would otherwise make a fast variant look
-				 * slow, and K too small for the timer.  (byte at 64
-				 * bytes once came out 75x slower than it is.) */
+				 * slow, and K too small for the timer (docs/bench.md,
+				 * "Where the measuring core's numbers come from"). */
 				double all2, ns2 = warm_batch(run->slot[i], 0, &v[i], c, &run->ws,
 							      &run->wd, run->flush, k, &all2);
 				if (ns2 < ns) {
@@ -1223,13 +1208,12 @@ static size_t cell_rounds(struct cell_run *run, const struct measure_opts *o,
 	/* A sequence of sizes shorter than an unlearnable one is one a
 	 * predictor may learn (dist.h), and what it learnt wears off while
 	 * the others run: with the order moving, a variant's time followed how
-	 * many batches of the others came since its own last one (ucopy_memcpy
-	 * on Memcpy_2.csv's repeated sequence, 7.8 ns after one, 10.4 after
-	 * four; Zen 3 guest, AMD family 25 model 1).  So such a cell keeps one
-	 * order: every variant has the same nv - 1 batches of others between
-	 * two of its own (docs/bench.md, "The orders"), and each batch starts
-	 * from the variant's steady state (steady_state()).  The length
-	 * decides, not the batch, which the budget and the speeds set. */
+	 * many batches of the others came since its own last one.  So such a
+	 * cell keeps one order: every variant has the same nv - 1 batches of
+	 * others between two of its own (docs/bench.md, "The orders"), and
+	 * each batch starts from the variant's steady state (steady_state()).
+	 * The length decides, not the batch, which the budget and the speeds
+	 * set. */
 	int one_order = run->places == 1 && seq->len < DIST_SEQ_UNLEARNABLE;
 	for (r = 0; r < run->max_rounds; r++) {
 		if (r == run->cap && grow_samples(out, &run->cap, run->max_rounds) < 0)
