@@ -1,7 +1,7 @@
 /*
  * compare_prog.c - `ucopy compare A B -- CMD ARGS`: a whole program under
  * policy A and under policy B, run after run, with the verdict of the
- * workload compare (compare.h) on the paired runs.
+ * workload compare (verdict.h) on the paired runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "machine.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define CMD "compare"
 #define DEFAULT_RUNS 10
