@@ -1,11 +1,11 @@
 /*
  * report_json.c - `ucopy report --json`: every number on the page, from the
- * measurements report_measure.c made (report_write_json(), report.h).  Writes only
- * what it is given.
+ * measurements report_measure.c made (report_write_json(),
+ * report_write.h).  Writes only what it is given.
  */
 #include "json.h"
 #include "machine.h"
-#include "report.h"
+#include "report_write.h"
 #include "ucopy.h"
 
 #include <math.h>
