@@ -258,6 +258,7 @@ static void json_workloads(struct json *j, const struct report_workloads *w)
 	json_end_object(j);
 }
 
+/* Over 100 lines: the top-level keys in the schema's order (docs/report.md). */
 void report_write_json(FILE *f, const struct report *r)
 {
 	struct json j;
