@@ -286,109 +286,150 @@ static int wrong_fields(struct reader *r, const char *key, const char *form)
 		       key, form);
 }
 
-/* The repeated lines: the measurements behind the policy.  Checked as
- * strictly as the rest, though the library needs only the policy, so that a
- * damaged file is never half believed. */
-static int measurement_line(struct reader *r, char *line, const char *key)
+/* measure STATE SIZE KERNEL=NS... */
+static int measure_line(struct reader *r, char **f, size_t nf, const char *key)
 {
-	char *f[MAX_FIELDS + 1];
-	size_t nf = split(line, f, MAX_FIELDS);
+	size_t sz;
+
+	if (nf < 3)
+		return wrong_fields(r, key, "hot|cold SIZE KERNEL=NS...");
+	if (strcmp(f[1], "hot") && strcmp(f[1], "cold"))
+		return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
+			       quote(f[1]).s);
+	if (parse_size(f[2], &sz))
+		return bad_size(r, f[2]);
+	return kernel_times(r, f, nf, 3, key);
+}
+
+/* distance SIZE SRC/DST KERNEL=NS... */
+static int distance_line(struct reader *r, char **f, size_t nf, const char *key)
+{
+	size_t sz;
+
+	if (nf < 3)
+		return wrong_fields(r, key, "SIZE SRC/DST KERNEL=NS...");
+	if (parse_size(f[1], &sz))
+		return bad_size(r, f[1]);
+	if (parse_offsets(f[2]))
+		return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
+			       quote(f[2]).s);
+	return kernel_times(r, f, nf, 3, key);
+}
+
+/* effect KERNEL SIZE distance=RATIO align=RATIO */
+static int effect_line(struct reader *r, char **f, size_t nf, const char *key)
+{
 	size_t sz;
 	double x;
 
+	if (nf != 5 || strncmp(f[3], "distance=", 9) || strncmp(f[4], "align=", 6))
+		return wrong_fields(r, key, "KERNEL SIZE distance=RATIO align=RATIO");
+	if (known_kernel(r, f[1]))
+		return -1;
+	if (parse_size(f[2], &sz))
+		return bad_size(r, f[2]);
+	if (parse_positive(f[3] + 9, &x))
+		return bad_ratio(r, f[3] + 9);
+	if (parse_positive(f[4] + 6, &x))
+		return bad_ratio(r, f[4] + 6);
+	return 0;
+}
+
+/* cliff KERNEL SIZE RATIO SRC/DST */
+static int cliff_line(struct reader *r, char **f, size_t nf, const char *key)
+{
+	size_t sz;
+	double x;
+
+	if (nf != 5)
+		return wrong_fields(r, key, "KERNEL SIZE RATIO SRC/DST");
+	if (known_kernel(r, f[1]))
+		return -1;
+	if (parse_size(f[2], &sz))
+		return bad_size(r, f[2]);
+	if (parse_positive(f[3], &x))
+		return bad_ratio(r, f[3]);
+	if (parse_offsets(f[4]))
+		return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
+			       quote(f[4]).s);
+	return 0;
+}
+
+/* crossover LIMIT FROM TO (auto | SIZE=RATIO...) */
+static int crossover_line(struct reader *r, char **f, size_t nf, const char *key)
+{
+	size_t sz;
+	double x;
+
+	if (nf < 5)
+		return wrong_fields(r, key, "LIMIT FROM TO auto|SIZE=RATIO...");
+	if (parse_size(f[1], &sz))
+		return bad_size(r, f[1]);
+	if (known_kernel(r, f[2]) || known_kernel(r, f[3]))
+		return -1;
+	if (nf == 5 && !strcmp(f[4], "auto"))
+		return 0;
+	for (size_t i = 4; i < nf; i++) {
+		char *eq = strchr(f[i], '=');
+		if (!eq)
+			return fail_at(r, r->line, "bad evidence '%s' (expected SIZE=RATIO or auto)",
+				       quote(f[i]).s);
+		*eq = 0;
+		if (parse_size(f[i], &sz))
+			return bad_size(r, f[i]);
+		if (parse_positive(eq + 1, &x))
+			return bad_ratio(r, eq + 1);
+	}
+	return 0;
+}
+
+/* gain REFERENCE STATE RATIO */
+static int gain_line(struct reader *r, char **f, size_t nf, const char *key)
+{
+	double x;
+
+	if (nf != 4)
+		return wrong_fields(r, key, "auto|libc hot|cold RATIO");
+	if (strcmp(f[1], "auto") && strcmp(f[1], "libc"))
+		return fail_at(r, r->line, "bad reference '%s' (expected auto or libc)",
+			       quote(f[1]).s);
+	if (strcmp(f[2], "hot") && strcmp(f[2], "cold"))
+		return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
+			       quote(f[2]).s);
+	if (parse_positive(f[3], &x))
+		return bad_ratio(r, f[3]);
+	return 0;
+}
+
+/* The KEY_* that names key (profile_keys.h), or KEY_ALL for none. */
+static int key_find(const char *key)
+{
+	for (int k = 0; k < KEY_ALL; k++)
+		if (k != KEY_COUNT && !strcmp(key, profile_key[k]))
+			return k;
+	return KEY_ALL;
+}
+
+/* The repeated lines: the measurements behind the policy.  Checked as
+ * strictly as the rest, though the library needs only the policy, so that a
+ * damaged file is never half believed.  k is key's KEY_* (key_find()). */
+static int measurement_line(struct reader *r, char *line, int k, const char *key)
+{
+	char *f[MAX_FIELDS + 1];
+	size_t nf = split(line, f, MAX_FIELDS);
+
 	if (nf > MAX_FIELDS)
 		return fail_at(r, r->line, "too many fields (at most %d)", MAX_FIELDS);
-	if (!strcmp(key, profile_key[KEY_MEASURE])) {
-		/* measure STATE SIZE KERNEL=NS... */
-		if (nf < 3)
-			return wrong_fields(r, key, "hot|cold SIZE KERNEL=NS...");
-		if (strcmp(f[1], "hot") && strcmp(f[1], "cold"))
-			return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
-				       quote(f[1]).s);
-		if (parse_size(f[2], &sz))
-			return bad_size(r, f[2]);
-		return kernel_times(r, f, nf, 3, key);
+	switch (k) {
+	case KEY_MEASURE: return measure_line(r, f, nf, key);
+	case KEY_DISTANCE: return distance_line(r, f, nf, key);
+	case KEY_EFFECT: return effect_line(r, f, nf, key);
+	case KEY_CLIFF: return cliff_line(r, f, nf, key);
+	case KEY_CROSSOVER: return crossover_line(r, f, nf, key);
+	case KEY_GAIN: return gain_line(r, f, nf, key);
+	case KEY_NOTE: return 0;
+	default: return fail_at(r, r->line, "unknown key '%s'", quote(key).s);
 	}
-	if (!strcmp(key, profile_key[KEY_DISTANCE])) {
-		/* distance SIZE SRC/DST KERNEL=NS... */
-		if (nf < 3)
-			return wrong_fields(r, key, "SIZE SRC/DST KERNEL=NS...");
-		if (parse_size(f[1], &sz))
-			return bad_size(r, f[1]);
-		if (parse_offsets(f[2]))
-			return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
-				       quote(f[2]).s);
-		return kernel_times(r, f, nf, 3, key);
-	}
-	if (!strcmp(key, profile_key[KEY_EFFECT])) {
-		/* effect KERNEL SIZE distance=RATIO align=RATIO */
-		if (nf != 5 || strncmp(f[3], "distance=", 9) || strncmp(f[4], "align=", 6))
-			return wrong_fields(r, key, "KERNEL SIZE distance=RATIO align=RATIO");
-		if (known_kernel(r, f[1]))
-			return -1;
-		if (parse_size(f[2], &sz))
-			return bad_size(r, f[2]);
-		if (parse_positive(f[3] + 9, &x))
-			return bad_ratio(r, f[3] + 9);
-		if (parse_positive(f[4] + 6, &x))
-			return bad_ratio(r, f[4] + 6);
-		return 0;
-	}
-	if (!strcmp(key, profile_key[KEY_CLIFF])) {
-		/* cliff KERNEL SIZE RATIO SRC/DST */
-		if (nf != 5)
-			return wrong_fields(r, key, "KERNEL SIZE RATIO SRC/DST");
-		if (known_kernel(r, f[1]))
-			return -1;
-		if (parse_size(f[2], &sz))
-			return bad_size(r, f[2]);
-		if (parse_positive(f[3], &x))
-			return bad_ratio(r, f[3]);
-		if (parse_offsets(f[4]))
-			return fail_at(r, r->line, "bad offsets '%s' (expected SRC/DST, each 0..4095)",
-				       quote(f[4]).s);
-		return 0;
-	}
-	if (!strcmp(key, profile_key[KEY_CROSSOVER])) {
-		/* crossover LIMIT FROM TO (auto | SIZE=RATIO...) */
-		if (nf < 5)
-			return wrong_fields(r, key, "LIMIT FROM TO auto|SIZE=RATIO...");
-		if (parse_size(f[1], &sz))
-			return bad_size(r, f[1]);
-		if (known_kernel(r, f[2]) || known_kernel(r, f[3]))
-			return -1;
-		if (nf == 5 && !strcmp(f[4], "auto"))
-			return 0;
-		for (size_t i = 4; i < nf; i++) {
-			char *eq = strchr(f[i], '=');
-			if (!eq)
-				return fail_at(r, r->line, "bad evidence '%s' (expected SIZE=RATIO or auto)",
-					       quote(f[i]).s);
-			*eq = 0;
-			if (parse_size(f[i], &sz))
-				return bad_size(r, f[i]);
-			if (parse_positive(eq + 1, &x))
-				return bad_ratio(r, eq + 1);
-		}
-		return 0;
-	}
-	if (!strcmp(key, profile_key[KEY_GAIN])) {
-		/* gain REFERENCE STATE RATIO */
-		if (nf != 4)
-			return wrong_fields(r, key, "auto|libc hot|cold RATIO");
-		if (strcmp(f[1], "auto") && strcmp(f[1], "libc"))
-			return fail_at(r, r->line, "bad reference '%s' (expected auto or libc)",
-				       quote(f[1]).s);
-		if (strcmp(f[2], "hot") && strcmp(f[2], "cold"))
-			return fail_at(r, r->line, "bad cache state '%s' (expected hot or cold)",
-				       quote(f[2]).s);
-		if (parse_positive(f[3], &x))
-			return bad_ratio(r, f[3]);
-		return 0;
-	}
-	if (!strcmp(key, profile_key[KEY_NOTE]))
-		return 0;
-	return fail_at(r, r->line, "unknown key '%s'", quote(key).s);
 }
 
 static unsigned two(const char *s)
@@ -522,16 +563,16 @@ static int parse_line(struct reader *r, struct profile *p, char *line,
 		return fail_at(r, r->line, "unknown key '%s'", quote(line).s);
 	lib_copy(key, line, kl);
 	key[kl] = 0;
-	if (!strcmp(key, profile_key[KEY_END])) {
+	int k = key_find(key);
+	if (k == KEY_END) {
 		if (line[kl] && rest_of(line, kl)[0])
 			return fail_at(r, r->line, "'end' takes no value");
 		*ended = 1;
 		return 0;
 	}
-	for (int k = 0; k < KEY_COUNT; k++)
-		if (!strcmp(key, profile_key[k]))
-			return once_line(r, p, k, rest_of(line, kl));
-	return measurement_line(r, line, key);
+	if (k < KEY_COUNT)
+		return once_line(r, p, k, rest_of(line, kl));
+	return measurement_line(r, line, k, key);
 }
 
 
@@ -584,43 +625,42 @@ static const char *file_kind(mode_t m)
 	     : S_ISSOCK(m) ? "a socket" : "of an unknown type";
 }
 
-int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
-		       char *why, size_t whylen)
+/* Only a regular file is read.  A FIFO would block the first copy of every
+ * program linked with the library until a writer came (hence O_NONBLOCK,
+ * which a regular file ignores); a device may never end, or act on being
+ * opened.  The stat() keeps those from being opened at all; the fstat()
+ * checks what was opened, since the path may have changed in between.
+ * @return : the descriptor, or -1 with the reason in r. */
+static int profile_open(struct reader *r, const char *path)
 {
-	struct reader r = { path ? path : "(null)", 0, why, whylen };
-	struct profile p;
-	char buf[4096], line[UCOPY_PROFILE_LINE_MAX];
-	size_t ll = 0, total = 0;
-	int ended = 0, fd;
-
-	if (why && whylen)
-		why[0] = 0;
-	if (!path || !path[0])
-		return fail_at(&r, 0, "no profile path");
-	memset(&p, 0, sizeof p);
-	/* Only a regular file is read.  A FIFO would block the first copy of
-	 * every program linked with the library until a writer came (hence
-	 * O_NONBLOCK, which a regular file ignores); a device may never end, or
-	 * act on being opened.  The stat() keeps those from being opened at
-	 * all; the fstat() checks what was opened, since the path may have
-	 * changed in between. */
 	struct stat st;
+	int fd;
+
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return fail_at(&r, 0, "not a regular file (%s)", file_kind(st.st_mode));
+		return fail_at(r, 0, "not a regular file (%s)", file_kind(st.st_mode));
 	do
 		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
-		return fail_at(&r, 0, "cannot open: %s", strerror(errno));
+		return fail_at(r, 0, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);
-		return fail_at(&r, 0, "cannot read: %s", strerror(e));
+		return fail_at(r, 0, "cannot read: %s", strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return fail_at(&r, 0, "not a regular file (%s)", file_kind(st.st_mode));
+		return fail_at(r, 0, "not a regular file (%s)", file_kind(st.st_mode));
 	}
+	return fd;
+}
+
+/* Every line of fd into p, *ended once the 'end' line is read; closes fd.
+ * @return : 0, or -1 with the reason in r. */
+static int profile_read(struct reader *r, int fd, struct profile *p, int *ended)
+{
+	char buf[4096], line[UCOPY_PROFILE_LINE_MAX];
+	size_t ll = 0, total = 0;
 
 	for (;;) {
 		ssize_t got = read(fd, buf, sizeof buf);
@@ -629,26 +669,26 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 		if (got < 0) {
 			int e = errno;
 			close(fd);
-			return fail_at(&r, 0, "cannot read: %s", strerror(e));
+			return fail_at(r, 0, "cannot read: %s", strerror(e));
 		}
 		if (got == 0)
 			break;
 		total += (size_t)got;
 		if (total > PROFILE_MAX_BYTES) {
 			close(fd);
-			return fail_at(&r, 0, "larger than %zu KiB: not a profile",
+			return fail_at(r, 0, "larger than %zu KiB: not a profile",
 				       PROFILE_MAX_BYTES >> 10);
 		}
 		for (ssize_t i = 0; i < got; i++) {
 			char c = buf[i];
 			if (c == 0) {
 				close(fd);
-				return fail_at(&r, r.line + 1, "NUL byte: not a text file");
+				return fail_at(r, r->line + 1, "NUL byte: not a text file");
 			}
 			if (c != '\n') {
 				if (ll + 1 >= sizeof line) {
 					close(fd);
-					return fail_at(&r, r.line + 1, "line longer than %d bytes",
+					return fail_at(r, r->line + 1, "line longer than %d bytes",
 						       UCOPY_PROFILE_LINE_MAX - 1);
 				}
 				line[ll++] = c;
@@ -656,8 +696,8 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 			}
 			line[ll] = 0;
 			ll = 0;
-			r.line++;
-			if (parse_line(&r, &p, line, &ended)) {
+			r->line++;
+			if (parse_line(r, p, line, ended)) {
 				close(fd);
 				return -1;
 			}
@@ -667,27 +707,53 @@ int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
 
 	/* A write cut short ends inside a line or before "end". */
 	if (ll)
-		return fail_at(&r, r.line + 1, "last line has no newline (truncated?)");
-	if (r.line == 0)
-		return fail_at(&r, 0, "empty file: not a profile");
+		return fail_at(r, r->line + 1, "last line has no newline (truncated?)");
+	return 0;
+}
+
+/* A profile read whole: every key given, 'end' last, this CPU's identity,
+ * and only kernels this CPU runs.
+ * @return : 0, or -1 with the reason in r. */
+static int profile_check(struct reader *r, const struct profile *p, int ended)
+{
+	if (r->line == 0)
+		return fail_at(r, 0, "empty file: not a profile");
 	for (int k = 0; k < KEY_COUNT; k++)
-		if (!(p.seen >> k & 1))
-			return fail_at(&r, 0, "no '%s' line (truncated?)", profile_key[k]);
+		if (!(p->seen >> k & 1))
+			return fail_at(r, 0, "no '%s' line (truncated?)", profile_key[k]);
 	if (!ended)
-		return fail_at(&r, r.line, "no 'end' line after line %u (truncated?)",
-			       r.line);
-	if (check_identity(&r, &p))
+		return fail_at(r, r->line, "no 'end' line after line %u (truncated?)",
+			       r->line);
+	if (check_identity(r, p))
 		return -1;
-	r.line = p.at[KEY_POLICY];
-	for (unsigned i = 0; i < p.policy.nrules; i++) {
-		const struct ucopy_kernel *k = p.policy.rule[i].kernel;
+	r->line = p->at[KEY_POLICY];
+	for (unsigned i = 0; i < p->policy.nrules; i++) {
+		const struct ucopy_kernel *k = p->policy.rule[i].kernel;
 		if (!ucopy_kernel_supported(k, ucopy_cpu()->features)) {
 			char lack[160];
 			ucopy_features_format(k->requires & ~ucopy_cpu()->features, "+", lack, sizeof lack);
-			return fail_at(&r, r.line, "kernel '%s' needs %s, which this CPU lacks",
+			return fail_at(r, r->line, "kernel '%s' needs %s, which this CPU lacks",
 				       k->name, lack);
 		}
 	}
+	return 0;
+}
+
+int ucopy_profile_load(const char *path, struct ucopy_policy *policy,
+		       char *why, size_t whylen)
+{
+	struct reader r = { path ? path : "(null)", 0, why, whylen };
+	struct profile p;
+	int ended = 0, fd;
+
+	if (why && whylen)
+		why[0] = 0;
+	if (!path || !path[0])
+		return fail_at(&r, 0, "no profile path");
+	memset(&p, 0, sizeof p);
+	fd = profile_open(&r, path);
+	if (fd < 0 || profile_read(&r, fd, &p, &ended) || profile_check(&r, &p, ended))
+		return -1;
 	lib_copy(p.policy.name, "calibrated", sizeof "calibrated");
 	if (policy)
 		lib_copy(policy, &p.policy, sizeof p.policy);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "compare.h"
+#include "verdict.h"
 #include "measure.h"
 #include "workload.h"
 

@@ -107,6 +107,7 @@ int ucopy_rep_good(const char *vendor, unsigned family, unsigned model,
 	return 0;
 }
 
+/* Over 100 lines: CPUID's leaves in order, each feature tested where its leaf is read. */
 void ucopy_arch_detect(struct ucopy_cpu *c)
 {
 	unsigned max, a, b, cx, d;

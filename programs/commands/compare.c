@@ -1,7 +1,7 @@
 /*
  * compare.c - `ucopy compare A B`: two copy policies on one workload,
  * interleaved, reported the way `perf stat` reports a run, and a verdict on
- * the difference (compare.h says how it is reached).
+ * the difference (verdict.h says how it is reached).
  */
 #include "compare.h"
 
@@ -17,6 +17,7 @@
 #include "json.h"
 #include "machine.h"
 #include "measure.h"
+#include "verdict.h"
 #include "workload.h"
 
 #define CMD "compare"
@@ -113,71 +114,6 @@ void help_compare(FILE *f)
 	      "        --assume-features erms,-fsrm\n", f);
 }
 
-/*=====   Verdict   =====*/
-
-const char *verdict_name(enum verdict_kind k)
-{
-	switch (k) {
-	case VERDICT_EQUIVALENT: return "equivalent";
-	case VERDICT_REGRESSION: return "regression";
-	case VERDICT_IMPROVEMENT: return "improvement";
-	case VERDICT_SLOWER: return "slower";
-	case VERDICT_FASTER: return "faster";
-	default: return "inconclusive";
-	}
-}
-
-void compare_verdict(const struct stats_interval *r, double m, struct verdict *v)
-{
-	double mp = m * 100;
-	v->change = r->est - 1;
-	if (!isfinite(r->est) || !isfinite(r->lo) || !isfinite(r->hi)) {
-		v->kind = VERDICT_INCONCLUSIVE;
-		v->change = NAN;
-		snprintf(v->text, sizeof v->text,
-			 "inconclusive: too few rounds for an interval");
-		return;
-	}
-	double pct = fabs(v->change) * 100;
-	/* Equivalence first: an interval inside the margin settles it whether
-	 * or not it also excludes 1 (a 0.3% difference may be real, but it is
-	 * no larger than what code placement alone does). */
-	if (r->lo >= 1 - m && r->hi <= 1 + m) {
-		v->kind = VERDICT_EQUIVALENT;
-		snprintf(v->text, sizeof v->text,
-			 "no significant difference (within ±%.3g%%)", mp);
-	} else if (r->lo > 1 + m) {
-		v->kind = VERDICT_REGRESSION;
-		snprintf(v->text, sizeof v->text,
-			 "B is %.1f%% slower than A (regression)", pct);
-	} else if (r->hi < 1 - m) {
-		v->kind = VERDICT_IMPROVEMENT;
-		snprintf(v->text, sizeof v->text,
-			 "B is %.1f%% faster than A (improvement)", pct);
-	} else if (r->lo > 1 || r->hi < 1) {
-		int slower = r->lo > 1;
-		v->kind = slower ? VERDICT_SLOWER : VERDICT_FASTER;
-		snprintf(v->text, sizeof v->text,
-			 "B is %.1f%% %s than A (significant, but %s the ±%.3g%% margin)",
-			 pct, slower ? "slower" : "faster",
-			 fabs(v->change) <= m ? "within" : "perhaps within", mp);
-	} else {
-		v->kind = VERDICT_INCONCLUSIVE;
-		snprintf(v->text, sizeof v->text,
-			 "inconclusive: B/A lies between %.3f and %.3f, which neither "
-			 "excludes 1 nor fits within ±%.3g%% (measure longer, or on a "
-			 "quieter machine)", r->lo, r->hi, mp);
-	}
-}
-
-int compare_samples(const double *a, const double *b, size_t n, double margin,
-		    struct stats_interval *ratio, struct verdict *v)
-{
-	int rc = stats_paired_ratio(a, b, n, COMPARE_LEVEL, ratio);
-	compare_verdict(ratio, margin, v);
-	return rc;
-}
-
 /*=====   The command line   =====*/
 
 struct side_policy {
@@ -202,33 +138,6 @@ struct compare {
 	double started;                /* for the progress line */
 	int progress;
 };
-
-/* A number that is all of arg, finite, in [lo, hi]. */
-static int parse_number(const char *arg, double lo, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	/* strtod reads "nan", "inf" and hex; none is a budget or a margin. */
-	if (end == arg || *end || errno || !isfinite(v) || v < lo || v > hi ||
-	    strpbrk(arg, "xXnNiI"))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int compare_margin_parse(const char *arg, double *out)
-{
-	/* Below 0.1% the margin is inside the timer's own error, and "no
-	 * significant difference" would need an interval of no width; above
-	 * 50% it would call a 2x slowdown "no difference". */
-	double d;
-	if (parse_number(arg, 0.1, 50, &d))
-		return cli_usage_error(CMD, "bad --margin '%s' (expected a percentage, "
-				       "0.1..50)", arg);
-	*out = d / 100;
-	return 0;
-}
 
 static int parse_args(struct compare *c, int argc, char **argv)
 {
@@ -296,7 +205,7 @@ static int parse_args(struct compare *c, int argc, char **argv)
 				       "--workload tcp-sendmsg')");
 	double d;
 	if (runs) {
-		if (parse_number(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))
+		if (compare_number_parse(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))
 			return cli_usage_error(CMD, "bad --runs '%s' (expected a whole "
 					       "number of rounds, %d..%d)", runs,
 					       MIN_RUNS, MAX_RUNS);

@@ -1,7 +1,7 @@
 /*
  * compare_prog.c - `ucopy compare A B -- CMD ARGS`: a whole program under
  * policy A and under policy B, run after run, with the verdict of the
- * workload compare (compare.h) on the paired runs.
+ * workload compare (verdict.h) on the paired runs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "machine.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define CMD "compare"
 #define DEFAULT_RUNS 10
@@ -83,14 +84,23 @@ static void ratio_line(const char *what, const double *a, const double *b, size_
 		       "ratios over %zu rounds)\n", what, q.est, COMPARE_LEVEL * 100, q.lo, q.hi, n);
 }
 
-int compare_program(int argc, char **argv, int dd)
+/* What the command line asked. */
+struct program_args {
+	const char *spec[2];
+	int keep;
+	size_t runs;
+	double margin;
+	struct counter_events ev;
+	char so[4096];            /* the interposer */
+};
+
+/* The options before the "--" (argv[dd]) into o.
+ * @return : 0, or the exit status after the message. */
+static int program_args(int argc, char **argv, int dd, struct program_args *o)
 {
-	const char *spec[2] = { NULL, NULL };
-	int keep = 0;
-	size_t runs = DEFAULT_RUNS;
-	double margin = COMPARE_MARGIN;
 	int npos = 0;
-	struct counter_events ev = { 0 };
+	o->runs = DEFAULT_RUNS;
+	o->margin = COMPARE_MARGIN;
 	for (int i = 1; i < dd; i++) {
 		int rc = 0;
 		const char *v, *a = argv[i];
@@ -100,22 +110,22 @@ int compare_program(int argc, char **argv, int dd)
 			if (v[0] < '0' || v[0] > '9' || *e || n < 1 || n > MAX_RUNS)
 				return cli_usage_error(CMD, "bad --runs '%s' (expected 1 to %d runs "
 						       "of each)", v, MAX_RUNS);
-			runs = n;
+			o->runs = n;
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--margin", CLI_VALUE_NUMBER, &rc))) {
-			if (compare_margin_parse(v, &margin))
+			if (compare_margin_parse(v, &o->margin))
 				return EXIT_USAGE;
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", CLI_REPEAT, &rc))) {
-			if ((rc = cli_parse_event(CMD, v, &ev)))
+			if ((rc = cli_parse_event(CMD, v, &o->ev)))
 				return rc;
 		} else if (rc) {
 			return rc;
 		} else if (!strcmp(a, "--keep-output")) {
-			keep = 1;
+			o->keep = 1;
 		} else if (a[0] == '-') {
 			return cli_usage_error(CMD, "unknown option '%s' (with '-- CMD': --runs, "
 					       "--margin, --keep-output, --event)", a);
 		} else if (npos < 2) {
-			spec[npos++] = a;
+			o->spec[npos++] = a;
 		} else {
 			return cli_usage_error(CMD, "unexpected argument '%s'", a);
 		}
@@ -124,45 +134,35 @@ int compare_program(int argc, char **argv, int dd)
 		return cli_usage_error(CMD, "expected two policies, A and B, before '--'");
 	if (dd + 1 >= argc)
 		return cli_usage_error(CMD, "no program after '--'");
-	char err[512], so[4096];
+	char err[512];
 	for (int s = 0; s < 2; s++)
-		if (strcmp(spec[s], "libc") && cli_policy_runnable(spec[s], err, sizeof err) < 0)
-			return cli_usage_error(CMD, "%c: bad policy '%s': %s", 'A' + s, spec[s], err);
-	if (cli_preload_find(so, sizeof so))
+		if (strcmp(o->spec[s], "libc") && cli_policy_runnable(o->spec[s], err, sizeof err) < 0)
+			return cli_usage_error(CMD, "%c: bad policy '%s': %s", 'A' + s, o->spec[s], err);
+	if (cli_preload_find(o->so, sizeof o->so))
 		return EXIT_USAGE;
+	return 0;
+}
 
-	struct side side[2] = { { .spec = spec[0] }, { .spec = spec[1] } };
-	/* Per round, so that a failed run leaves its round out of both. */
-	int nctr = 2 + (int)ev.n;
-	double *buf = calloc(2 * (2 + NCTR) * runs, sizeof *buf);
-	int *good = calloc(runs, sizeof *good);
-	if (!buf || !good) {
-		free(buf);
-		free(good);
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	for (int s = 0; s < 2; s++) {
-		side[s].wall = buf + (size_t)((2 + NCTR) * s) * runs;
-		side[s].cpu = side[s].wall + runs;
-		for (int k = 0; k < NCTR; k++)
-			side[s].ctr[k] = side[s].cpu + (size_t)(k + 1) * runs;
-	}
-	char *const *prog = argv + dd + 1;
-	size_t failed[2] = { 0, 0 };
-	for (size_t r = 0; r < runs; r++) {
+/* The runs, A B A B ..., into side[]; good[r] is 0 for a round with a failed
+ * run, and failed[] counts those of each side.
+ * @return : 0, or EXIT_USAGE after the message (a run that could not be
+ *           started, or a program that did not load the interposer). */
+static int program_rounds(char *const *prog, const struct program_args *o, struct side *side,
+			  int *good, size_t *failed)
+{
+	char err[512];
+	int nctr = 2 + (int)o->ev.n;
+	for (size_t r = 0; r < o->runs; r++) {
 		good[r] = 1;
 		for (int s = 0; s < 2; s++) {
-			int libc = !strcmp(spec[s], "libc");
-			struct child_opts o = { .preload = libc ? NULL : so,
-						.policy = libc ? NULL : spec[s],
-						.quiet = !keep, .counters = 1,
-						.events = &ev };
+			int libc = !strcmp(o->spec[s], "libc");
+			struct child_opts co = { .preload = libc ? NULL : o->so,
+						 .policy = libc ? NULL : o->spec[s],
+						 .quiet = !o->keep, .counters = 1,
+						 .events = &o->ev };
 			struct child_result res;
-			if (child_run(prog, &o, &res, err, sizeof err) < 0) {
+			if (child_run(prog, &co, &res, err, sizeof err) < 0) {
 				cli_error("%s", err);
-				free(buf);
-				free(good);
 				return EXIT_USAGE;
 			}
 			if (!libc && !res.preload_loaded) {
@@ -173,8 +173,6 @@ int compare_program(int argc, char **argv, int dd)
 				}
 				child_not_loaded(prog, err, sizeof err);
 				cli_error("%s%s: no comparison", err, how);
-				free(buf);
-				free(good);
 				return EXIT_USAGE;
 			}
 			if (res.status != 0) {
@@ -191,6 +189,85 @@ int compare_program(int argc, char **argv, int dd)
 				side[s].why[k] = res.ctr_reason[ctr_slot(k)];
 			}
 		}
+	}
+	return 0;
+}
+
+/* The n good rounds' numbers, as perf stat's blocks, and the verdict. */
+static void program_print(char *const *prog, const struct program_args *o,
+			  const struct side *side, size_t n, const size_t *failed)
+{
+	const char *const *spec = o->spec;
+	int nctr = 2 + (int)o->ev.n;
+	char cpu[256];
+	machine_cpu_line(cpu, sizeof cpu);
+	printf("program   ");
+	for (char *const *a = prog; *a; a++)
+		printf("%s%s", a == prog ? "" : " ", *a);
+	printf("\ncpu       %s\n", cpu);
+	for (int s = 0; s < 2; s++)
+		printf("%c         %s%s\n", 'A' + s, spec[s], strcmp(spec[s], "libc") ? ""
+		       : " (no interposer: the C library's own memcpy)");
+	printf("method    A and B alternately, %zu runs each; %zu rounds with both runs "
+	       "successful; output %s\n", o->runs, n, o->keep ? "kept" : "to /dev/null");
+	for (int s = 0; s < 2; s++) {
+		printf("\n %c: %s\n", 'A' + s, spec[s]);
+		summary("wall", side[s].wall, n, "ms", 1e3);
+		summary("task-clock", side[s].cpu, n, "ms", 1e3);
+		for (int k = 0; k < nctr; k++) {
+			const char *name = counter_slot_name(&o->ev, ctr_slot(k));
+			const char *why = side[s].why[k];
+			/* One run without a count leaves no median to give. */
+			int have = n > 0;
+			for (size_t r = 0; have && r < n; r++)
+				have = !isnan(side[s].ctr[k][r]);
+			if (have)
+				summary(name, side[s].ctr[k], n, "M", 1e-6);
+			else
+				printf("  %-14s <%s>\n", name, why && why[0] ? why : "not counted");
+		}
+		if (failed[s])
+			printf("  failed runs    %zu of %zu (left out)\n", failed[s], o->runs);
+	}
+	printf("\n");
+	struct verdict v, vcpu;
+	ratio_line("task-clock", side[0].cpu, side[1].cpu, n, o->margin, &vcpu);
+	ratio_line("wall", side[0].wall, side[1].wall, n, o->margin, &v);
+	printf(" verdict (wall time, margin %g%%): %s\n", o->margin * 100, v.text);
+}
+
+int compare_program(int argc, char **argv, int dd)
+{
+	struct program_args o;
+	memset(&o, 0, sizeof o);
+	int rc = program_args(argc, argv, dd, &o);
+	if (rc)
+		return rc;
+
+	struct side side[2] = { { .spec = o.spec[0] }, { .spec = o.spec[1] } };
+	/* Per round, so that a failed run leaves its round out of both. */
+	size_t runs = o.runs;
+	int nctr = 2 + (int)o.ev.n;
+	double *buf = calloc(2 * (2 + NCTR) * runs, sizeof *buf);
+	int *good = calloc(runs, sizeof *good);
+	if (!buf || !good) {
+		free(buf);
+		free(good);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	for (int s = 0; s < 2; s++) {
+		side[s].wall = buf + (size_t)((2 + NCTR) * s) * runs;
+		side[s].cpu = side[s].wall + runs;
+		for (int k = 0; k < NCTR; k++)
+			side[s].ctr[k] = side[s].cpu + (size_t)(k + 1) * runs;
+	}
+	char *const *prog = argv + dd + 1;
+	size_t failed[2] = { 0, 0 };
+	if ((rc = program_rounds(prog, &o, side, good, failed))) {
+		free(buf);
+		free(good);
+		return rc;
 	}
 	/* Keep the good rounds, packed in place. */
 	size_t n = 0;
@@ -212,41 +289,7 @@ int compare_program(int argc, char **argv, int dd)
 		free(buf);
 		return EXIT_FAIL;
 	}
-	char cpu[256];
-	machine_cpu_line(cpu, sizeof cpu);
-	printf("program   ");
-	for (char *const *a = prog; *a; a++)
-		printf("%s%s", a == prog ? "" : " ", *a);
-	printf("\ncpu       %s\n", cpu);
-	for (int s = 0; s < 2; s++)
-		printf("%c         %s%s\n", 'A' + s, spec[s], strcmp(spec[s], "libc") ? ""
-		       : " (no interposer: the C library's own memcpy)");
-	printf("method    A and B alternately, %zu runs each; %zu rounds with both runs "
-	       "successful; output %s\n", runs, n, keep ? "kept" : "to /dev/null");
-	for (int s = 0; s < 2; s++) {
-		printf("\n %c: %s\n", 'A' + s, spec[s]);
-		summary("wall", side[s].wall, n, "ms", 1e3);
-		summary("task-clock", side[s].cpu, n, "ms", 1e3);
-		for (int k = 0; k < nctr; k++) {
-			const char *name = counter_slot_name(&ev, ctr_slot(k));
-			const char *why = side[s].why[k];
-			/* One run without a count leaves no median to give. */
-			int have = n > 0;
-			for (size_t r = 0; have && r < n; r++)
-				have = !isnan(side[s].ctr[k][r]);
-			if (have)
-				summary(name, side[s].ctr[k], n, "M", 1e-6);
-			else
-				printf("  %-14s <%s>\n", name, why && why[0] ? why : "not counted");
-		}
-		if (failed[s])
-			printf("  failed runs    %zu of %zu (left out)\n", failed[s], runs);
-	}
-	printf("\n");
-	struct verdict v, vcpu;
-	ratio_line("task-clock", side[0].cpu, side[1].cpu, n, margin, &vcpu);
-	ratio_line("wall", side[0].wall, side[1].wall, n, margin, &v);
-	printf(" verdict (wall time, margin %g%%): %s\n", margin * 100, v.text);
+	program_print(prog, &o, side, n, failed);
 	free(buf);
 	return EXIT_OK;
 }

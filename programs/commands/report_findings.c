@@ -1,7 +1,7 @@
 /*
  * report_findings.c - what `ucopy report` makes of its measurements: the
  * fastest kernel per size, the crossovers, a policy and the sentences of
- * "what this means" (report_analyse(), report.h).  The page and the JSON
+ * "what this means" (report_analyse(), report_model.h).  The page and the JSON
  * only show what this puts in the report.
  *
  * Every sentence is computed from the numbers on the same page, and says no
@@ -11,7 +11,7 @@
  * reaches 1.1-1.2x; see docs/report.md).
  */
 #include "output.h"
-#include "report.h"
+#include "report_model.h"
 #include "report_findings.h"
 #include "report_fmt.h"
 #include "ucopy.h"

@@ -4,7 +4,7 @@
 #ifndef UCOPY_REPORT_FINDINGS_H
 #define UCOPY_REPORT_FINDINGS_H
 
-#include "report.h"
+#include "report_model.h"
 
 /* Derives crossovers, segments, the recommended policy and the findings
  * from the measurements, into r (report_findings.c). */

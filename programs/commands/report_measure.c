@@ -22,7 +22,7 @@
 #include "dist.h"
 #include "measure.h"
 #include "output.h"
-#include "report.h"
+#include "report_model.h"
 #include "report_measure.h"
 #include "workload.h"
 #include "ucopy.h"
@@ -247,18 +247,6 @@ static int sweep_alloc(struct report_sweep *s, const char *cache, size_t nvar,
 	return 0;
 }
 
-static void sweep_free(struct report_sweep *s)
-{
-	free(s->size);
-	free(s->ns);
-	free(s->p10);
-	free(s->p90);
-	free(s->gbps);
-	free(s->vs_libc);
-	free(s->vs_best);
-	free(s->rounds);
-}
-
 /* Sizes 1 B .. 64 MiB: powers of two and the points half-way between them
  * (x1.5), so a crossover is placed within half an octave; --quick takes
  * every second power of two. */
@@ -363,19 +351,6 @@ static int cliff_alloc(struct report_cliff *c, int small)
 	for (size_t i = 0; i < c->nvar * c->nsize; i++)
 		c->median[i] = c->worst[i] = NAN;
 	return 0;
-}
-
-static void cliff_free(struct report_cliff *c)
-{
-	free(c->size);
-	free(c->sa);
-	free(c->da);
-	free(c->d);
-	free(c->ns);
-	free(c->slowdown);
-	free(c->median);
-	free(c->worst);
-	free(c->worst_cell);
 }
 
 static int run_cliff(struct ctx *x, const struct variant *sweepv)
@@ -771,21 +746,6 @@ static int ab_alloc_alone(struct report_ab *a, const struct report *r, size_t n)
 	return 0;
 }
 
-static void ab_free(struct report_ab *a)
-{
-	free(a->name);
-	free(a->what);
-	free(a->lo);
-	free(a->hi);
-	free(a->mean_size);
-	free(a->ns_ucopy);
-	free(a->ns_libc);
-	free(a->ratio);
-	free(a->ker);
-	free(a->ns_alone_ucopy);
-	free(a->ns_alone);
-}
-
 /* Times ucopy_memcpy (variant 0) against libc (1) on seq, hot, and stores
  * row i of a. */
 static void ab_measure(struct ctx *x, const struct variant *sweepv,
@@ -947,31 +907,6 @@ static int run_dists(struct ctx *x, const struct variant *sweepv, char **files,
 		dist_free(&d);
 	}
 	return 0;
-}
-
-
-void report_free(struct report *r)
-{
-	free(r->var);
-	sweep_free(&r->hot);
-	sweep_free(&r->cold);
-	cliff_free(&r->cliff);
-	free(r->probes.size);
-	free(r->probes.d);
-	free(r->probes.ns);
-	free(r->probes.control);
-	free(r->probes.worst);
-	struct report_workloads *w = &r->work;
-	free(w->pol_name);
-	free(w->pol_text);
-	free(w->work_name);
-	free(w->work_what);
-	free(w->ns);
-	free(w->vs_best);
-	free(w->best);
-	ab_free(&r->classes);
-	ab_free(&r->dists);
-	ab_free(&r->dists_repeated);
 }
 
 /* Section weights: the sweep is the bulk of the page; the cliff matrix has

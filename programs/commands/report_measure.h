@@ -9,7 +9,7 @@
 #ifndef UCOPY_REPORT_MEASURE_H
 #define UCOPY_REPORT_MEASURE_H
 
-#include "report.h"
+#include "report_model.h"
 
 /* What the measuring needs beyond the struct report (whose budget, quick
  * and seed are already set). */
@@ -24,8 +24,5 @@ struct report_measure_opts {
  * policy from the sweep and the probes.
  * @return : 0, or -1 after "out of memory" on stderr. */
 int report_measure(struct report *r, const struct report_measure_opts *o);
-
-/* Frees what report_measure() allocated in r (also after it failed). */
-void report_free(struct report *r);
 
 #endif

@@ -655,6 +655,7 @@ static void abandon_outputs(struct outfile *out)
 /* Reads every process's file in dir, orders the threads by first copy,
  * writes and commits the outputs, and removes dir; when that fails, dir is
  * kept and named, and the outputs are abandoned. */
+/* Over 100 lines: every exit settles the outputs and dir together, from this frame's state. */
 static int merge(const char *dir, struct outfile *out, char **argv, const char *cap)
 {
 	DIR *d = opendir(dir);
@@ -813,6 +814,7 @@ static int merge(const char *dir, struct outfile *out, char **argv, const char *
 	return rc;
 }
 
+/* Over 100 lines: the checks in the order that picks a bad command line's message. */
 int cmd_trace(int argc, char **argv)
 {
 	const char *out = NULL, *cap = NULL, *sum = NULL;

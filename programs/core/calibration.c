@@ -416,6 +416,7 @@ static int any(const double *ns)
 	return 0;
 }
 
+/* Over 100 lines: the profile top to bottom, in docs/calibrate.md's order ("The profile"). */
 int calibration_write(const struct calibration *cal, FILE *f)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();

@@ -2,7 +2,7 @@
  * calibration.h - what `ucopy calibrate` measured, the policy it derives from
  * that, and the profile file it writes (read back by ucopy_profile_load()).
  *
- * Nothing here times anything: calibrate.c fills a struct calibration with
+ * Nothing here times anything: calibrate_*.c fill a struct calibration with
  * medians and intervals, and the derivation and the writer are plain
  * functions of it, so that tests can feed them synthetic measurements.
  *
@@ -98,7 +98,7 @@
 #define CAL_MAX_CHECKS 128
 
 /* hot and cold: copies of one size; mixed: sizes drawn uniformly from a
- * class around it (calibrate.c says which), so that a kernel whose branches
+ * class around it (calibrate_cells.c says which), so that a kernel whose branches
  * a single size trains pays for its mispredictions as real callers do. */
 enum cal_state { CAL_HOT, CAL_COLD, CAL_MIXED, CAL_NSTATES };
 enum cal_ref { CAL_REF_AUTO, CAL_REF_LIBC, CAL_NREFS };

@@ -329,6 +329,7 @@ static void forward(int sig)
 		kill(p, sig);
 }
 
+/* Over 100 lines: fork to wait, with the signals and pipes every exit restores in one frame. */
 int child_run(char *const *argv, const struct child_opts *o,
 	      struct child_result *r, char *err, size_t errlen)
 {

@@ -47,25 +47,8 @@
 #include "counters.h"
 #include "dist.h"
 #include "stats.h"
+#include "timer.h"
 #include "ucopy.h"
-
-/*=====   Timer   =====*/
-
-/* Calibrates once (about 20 ms): the invariant TSC read with rdtscp, scaled
- * against CLOCK_MONOTONIC, when the CPU says the TSC is invariant; on
- * aarch64 the generic timer (cntvct_el0 at cntfrq_el0) when it runs at
- * 10 MHz or more; clock_gettime(CLOCK_MONOTONIC) otherwise.  Thread-safe, idempotent. */
-void timer_init(void);
-/* Ticks; only differences are meaningful.  Calls timer_init() if needed (a
- * flag test once it has run). */
-uint64_t timer_now(void);
-double timer_ns(uint64_t ticks);
-/* "tsc", "cntvct" or "clock_gettime". */
-const char *timer_name(void);
-/* TSC frequency in GHz, or NaN when the clock is clock_gettime. */
-double timer_tsc_ghz(void);
-/* CLOCK_MONOTONIC in seconds, for budgets and deadlines. */
-double clock_seconds(void);
 
 /*=====   Variants: what is timed   =====*/
 
@@ -153,11 +136,10 @@ int cell_init(struct cell *c, const struct copy_seq *seq, enum cache_state cache
  * CELL_DRAWN_DST.  At the same page offset every copy would 4K-alias the
  * next one's (their windows share their low 12 bits), which real buffers
  * do about one copy in 32, and which costs ucopy's masked short class more
- * than glibc's moves: ucopy_memcpy over glibc on Memcpy_6, repeated, 1.07-1.08
- * with both at 0 against 1.01-1.02 half a page apart (Zen 5 guest, family 26
- * model 2; docs/performance.md, "What a repeated sequence's ratio depends
- * on").  bench --dist, compare's and the report's distributions, calibrate
- * and make bench's bar 2 all measure them this way. */
+ * than glibc's moves (docs/performance.md, "What a repeated sequence's
+ * ratio depends on").  bench --dist, compare's and the report's
+ * distributions, calibrate and make bench's bar 2 all measure them this
+ * way. */
 #define CELL_DRAWN_DST 2048
 void cell_init_drawn(struct cell *c, const struct copy_seq *seq, enum cache_state cache);
 
@@ -288,18 +270,13 @@ void measure_summarize(const struct cell_result *r, size_t baseline,
 
 /* A round in which every variant took at least SLOW_ROUND_FACTOR times its
  * own fastest tenth (its 10th percentile over the cell's rounds) ran on a
- * core that was slower as a whole.  On a Zen 5 guest (family 26 model 2)
- * the host slowed one vCPU or the other in spells of seconds: an 8-byte
- * copy took 3.1-3.7 ns instead of 2.3-2.5, and the ratio of ucopy_memcpy
- * to glibc on a repeated Memcpy_3 read 0.91-0.97 in slow runs and
- * 1.03-1.04 in fast ones (docs/bench.md, "The host, second by second").
- * Interleaving shares such a spell fairly between the variants but not
- * the ratio's state, so the commands count the slow rounds of a cell.
- * Short spells are common there: 2-second runs of two variants' 8-byte
- * copies, either vCPU, found 6-13% of their rounds slow, and one run
- * during a long spell 81%.  The yardstick is the cell's own fastest tenth:
- * a cell slowed from start to end reads 0 (compare GB/s between runs, or
- * bench_bars' host probe, for that). */
+ * core that was slower as a whole: a host that shares the core slows it in
+ * spells of seconds, and a ratio can differ between the two states
+ * (docs/bench.md, "The host, second by second").  Interleaving shares such
+ * a spell fairly between the variants but not the ratio's state, so the
+ * commands count the slow rounds of a cell.  The yardstick is the cell's
+ * own fastest tenth: a cell slowed from start to end reads 0 (compare GB/s
+ * between runs, or bench_bars' host probe, for that). */
 #define SLOW_ROUND_FACTOR 1.25
 /* @return : how many of r's rounds were slow rounds; 0 with fewer than 10
  *           rounds (no fastest tenth to speak of), with one variant (its

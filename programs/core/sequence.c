@@ -179,6 +179,7 @@ static int room(void **p, size_t *cap, size_t n, size_t size, size_t first)
 	return 0;
 }
 
+/* Over 100 lines: one pass, a branch per kind of line, sharing the per-thread state. */
 int seq_parse(const char *name, const char *buf, size_t len, struct seq_limits lim,
 	      struct seq_file *s, char *err, size_t errlen)
 {

@@ -179,6 +179,7 @@ static int setup_sizes(struct workload *w, const struct sizes *s,
 	return 0;
 }
 
+/* Over 100 lines: the options checked against one another, then a short branch per workload. */
 int workload_setup(struct workload *w, const struct workload_opts *o,
 		   char *err, size_t errlen)
 {

@@ -334,6 +334,7 @@ static int starts_group(const char *const *g, size_t i)
 	return g && (i == 0 || strcmp(g[i], g[i - 1]) != 0);
 }
 
+/* Over 100 lines: one pass, top to bottom, sharing the layout worked out at its start. */
 void svg_heatmap(FILE *f, const struct svg_heatmap *h)
 {
 	/* Positions: a gap before each new column group and a heading band

@@ -6,7 +6,7 @@
 #ifndef UCOPY_REPORT_FMT_H
 #define UCOPY_REPORT_FMT_H
 
-#include "report.h"
+#include "report_model.h"
 #include "stats.h"
 
 #include <stddef.h>

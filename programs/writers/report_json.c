@@ -1,11 +1,11 @@
 /*
  * report_json.c - `ucopy report --json`: every number on the page, from the
- * measurements report_measure.c made (report_write_json(), report.h).  Writes only
- * what it is given.
+ * measurements report_measure.c made (report_write_json(),
+ * report_write.h).  Writes only what it is given.
  */
 #include "json.h"
 #include "machine.h"
-#include "report.h"
+#include "report_write.h"
 #include "ucopy.h"
 
 #include <math.h>
@@ -258,6 +258,7 @@ static void json_workloads(struct json *j, const struct report_workloads *w)
 	json_end_object(j);
 }
 
+/* Over 100 lines: the top-level keys in the schema's order (docs/report.md). */
 void report_write_json(FILE *f, const struct report *r)
 {
 	struct json j;

@@ -1,12 +1,12 @@
 /*
- * report_page.c - the HTML page of `ucopy report` (report.h): the charts,
+ * report_page.c - the HTML page of `ucopy report` (report_model.h): the charts,
  * the tables and the sentences report_analyse() wrote, rendered from what
  * the report holds; nothing here measures or decides.
  */
 #include "html.h"
 #include "machine.h"
 #include "output.h"
-#include "report.h"
+#include "report_write.h"
 #include "report_fmt.h"
 #include "svg.h"
 #include "ucopy.h"

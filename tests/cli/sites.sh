@@ -1,5 +1,5 @@
 # The measuring core times each kind of variant from loops of its own
-# (programs/core/measure.c, BATCH_SITE).  The kernel, copy and try kinds'
+# (programs/core/sites.c, BATCH_SITE).  The kernel, copy and try kinds'
 # loops differ in the callee's type alone, so they must compile to the same
 # instructions: where they did not, one kind's loop cost 1-5% more on the
 # fleetbench distributions, and make bench's bar 5 read that as ucopy_try's.

@@ -1,29 +1,23 @@
 /*
- * report.h - what `ucopy report` measured, shared by the measuring
- * (commands/report_measure.c), the findings (commands/report_findings.c),
- * the page (report_page.c: HTML and charts) and the JSON (report_json.c).
+ * report_model.h - what `ucopy report` measured: filled by the measuring
+ * (commands/report_measure.c), read by the findings
+ * (commands/report_findings.c) and written by the page (writers/report_page.c:
+ * HTML and charts) and the JSON (writers/report_json.c).
  *
  * Every number the page shows lives here, so --json can write all of them
  * and the page cannot show one the JSON lacks.  Missing measurements are NaN
  * (JSON null); a section that did not run has n == 0 and a reason.
  */
-#ifndef UCOPY_REPORT_H
-#define UCOPY_REPORT_H
+#ifndef UCOPY_REPORT_MODEL_H
+#define UCOPY_REPORT_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "stats.h"
 #include "workload.h"
 
 #define REPORT_NAME 64
-
-/* The version of the layout report_write_json() writes (docs/report.md,
- * "The JSON's schema").  1: the reports written before the key existed
- * (f98618d's among them, in data/machines/); 2: the key; 3: auto's row and
- * each sweep point's vs_best; 4: the distributions' kernels timed alone. */
-#define REPORT_JSON_SCHEMA 4
 
 /* One timed variant: a kernel, libc's memcpy or ucopy_memcpy. */
 
@@ -227,9 +221,7 @@ struct report {
 	char find[16][512];       /* the "what this means" sentences */
 };
 
-/* Writes the page. */
-void report_write_html(FILE *f, const struct report *r);
-/* Every number on the page as JSON (report_json.c). */
-void report_write_json(FILE *f, const struct report *r);
+/* Frees what the measuring allocated in r (also after it failed). */
+void report_free(struct report *r);
 
 #endif
