@@ -35,6 +35,8 @@
  *     never lost and takes auto's where they did, and that combination is
  *     verified again (8%) and judged the same way; else the profile holds
  *     auto's policy.
+ * The phases and their thresholds as a user reads them: docs/calibrate.md,
+ * "What it measures".
  */
 #include "calibrate.h"
 

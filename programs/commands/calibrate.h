@@ -26,8 +26,8 @@
 #define LARGE ((size_t)1 << 20)
 #define FINALIST_RATIO 1.25
 #define LEVEL 0.95
-/* Mixed-size cells up to here: above, a copy takes 100 ns and more, and a
- * mispredicted branch (a few ns) no longer decides between kernels. */
+/* Mixed-size cells up to here: above, a copy takes so much longer than a
+ * mispredicted branch that the branch no longer decides between kernels. */
 #define MIXED_MAX ((size_t)8 << 10)
 /* The seed of the distributions' sequences in the verify phase, the
  * default of make bench's bar 2: `ucopy bench --dist FILE --seed 1` times

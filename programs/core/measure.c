@@ -315,7 +315,8 @@ static int cell_alloc(struct cell_run *run, struct cell_result *out)
  * place.  Batches grow until one is long enough to time.  The budget is
  * planned on what a copy costs with its flush (`sum`), the batch's limits
  * on the copy alone (`fast`, `slow`): flushing can cost far more than a
- * cold copy, and a plan on the copy alone overran budgets ~7x. */
+ * cold copy, and a plan on the copy alone overran its budget (docs/bench.md,
+ * "Where the measuring core's numbers come from"). */
 static void cell_warm_up(struct cell_run *run)
 {
 	const struct variant *v = run->v;

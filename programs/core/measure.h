@@ -74,9 +74,9 @@ struct variant {
 
 /* A kernel, called directly.  The `libc` kernel is timed as
  * variant_memcpy(memcpy) instead (kernel is still set): its kernel-shaped
- * wrapper is a C function around memcpy, an extra call and frame (~1 ns)
- * that the assembly kernels do not pay and a program calling memcpy does
- * not either. */
+ * wrapper is a C function around memcpy, an extra call and frame that the
+ * assembly kernels do not pay and a program calling memcpy does not
+ * either. */
 void variant_kernel(struct variant *v, const struct ucopy_kernel *k);
 void variant_memcpy(struct variant *v, const char *name,
 		    void *(*fn)(void *, const void *, size_t));

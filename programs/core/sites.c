@@ -68,7 +68,7 @@ RUN_BATCH_KIND(call, call_fn *fn = v->call; void *ctx = v->ctx, fn(ctx, d, s, o-
  * the same instructions at the same offsets (tests/cli/sites.sh checks it):
  * loops compiled and placed each its own way, behind a switch on the kind,
  * had their own cost read as the callee's (docs/bench.md, "The loop of each
- * kind"; docs/performance-zen5.md, "Session 27").  The asm's operand, the
+ * kind"; docs/performance-zen5.md, "ucopy_try's 1-4% was the timing loop's").  The asm's operand, the
  * kind, slot and placement, keeps the compiler and the linker from folding
  * the copies into one. */
 #define BATCH_KINDS (VARIANT_CALL + 1)
