@@ -430,6 +430,14 @@ UCOPY_API size_t ucopy_policy_format(const struct ucopy_policy *p, char *buf,
 UCOPY_API int ucopy_policy_resolve(struct ucopy_policy *p, const char *spec,
 				   uint64_t features, char *err, size_t errlen);
 
+/*! ucopy_policy_named() :
+ * The named policies ucopy_policy_resolve() knows on the architecture the
+ * library is built for, in the order they are documented: i = 0, 1, ...
+ * until NULL.  "auto" and "calibrated" are not among them.
+ * @return : the i-th name ("linux-4.19" first on x86-64, "arm64-4.19" on
+ *           aarch64), or NULL when i is past the last. */
+UCOPY_API const char *ucopy_policy_named(size_t i);
+
 /*! ucopy_auto_explain() :
  * Says which of auto's rows the running CPU takes and why: auto is a small
  * table keyed by vendor and family (docs/performance-<cpu>.md holds each

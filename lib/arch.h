@@ -67,7 +67,11 @@ extern const char *const ucopy_arch_last_resort[] HIDDEN;
  * architecture has, only slower). */
 extern const uint64_t ucopy_arch_speed_bits HIDDEN;
 
-/*=====   What the generic library offers ports (here)   =====*/
+/*=====   What the generic library offers ports (here, kernel.c)   =====*/
+
+/* Whether the kernel called `name` is built and a CPU with `features` runs
+ * it. */
+int ucopy_kernel_runs(const char *name, uint64_t features) HIDDEN;
 
 /* One row of a port's auto table: a microarchitecture measured, or the
  * default for every other CPU, which comes last.  A port that keeps more

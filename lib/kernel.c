@@ -47,6 +47,11 @@ int ucopy_kernel_supported(const struct ucopy_kernel *k, uint64_t features)
 	return k && (k->requires & ~features) == 0;
 }
 
+int ucopy_kernel_runs(const char *name, uint64_t features)
+{
+	return ucopy_kernel_supported(ucopy_kernel_find(name), features);
+}
+
 /* The substitute once chosen: ucopy_policy_try() asks
  * on every copy by a kernel without a try body (libc), and the
  * search by name and feature check made a short copy several times

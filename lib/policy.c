@@ -15,20 +15,25 @@
 #include <string.h>
 
 #include "arch.h"
+#include "named.h"
 
+#define ON_X86_64(fn, name) { name, "x86_64" },
+#define ON_AARCH64(fn, name) { name, "aarch64" },
 static const struct {
 	const char *name;
 	const char *arch;
 } named[] = {
-	{ "linux-4.19", "x86_64" },
-	{ "axboe-2018", "x86_64" },
-	{ "linux-6.3", "x86_64" },
-	{ "linux-6.4-rc1", "x86_64" },
-	{ "linux-6.4", "x86_64" },
-	{ "linux-6.6", "x86_64" },
-	{ "arm64-4.19", "aarch64" },
-	{ "arm64-5.15", "aarch64" },
+	UCOPY_NAMED_X86_64(ON_X86_64)
+	UCOPY_NAMED_AARCH64(ON_AARCH64)
 };
+
+const char *ucopy_policy_named(size_t i)
+{
+	for (size_t j = 0; ucopy_arch_named[j].name; j++)
+		if (j == i)
+			return ucopy_arch_named[j].name;
+	return NULL;
+}
 
 /* The port's text of named policy `name` for `features`, or NULL when the
  * name is not one of the port's. */

@@ -4,6 +4,7 @@
  * nearest kernels when a CPU cannot run one.
  */
 #include "arch.h"
+#include "named.h"
 
 /* No aarch64 feature only makes a kernel fast: without MOPS cpyfp is
  * undefined, without ASIMD there are no q registers. */
@@ -35,8 +36,7 @@ static const char *arm64_5_15(uint64_t f)
 }
 
 const struct ucopy_named ucopy_arch_named[] = {
-	{ "arm64-4.19", arm64_4_19 },
-	{ "arm64-5.15", arm64_5_15 },
+	UCOPY_NAMED_AARCH64(UCOPY_NAMED_ROW)
 	{ NULL },
 };
 
@@ -61,19 +61,13 @@ const struct ucopy_auto_row *ucopy_arch_auto_row(const struct ucopy_cpu *cpu, ui
 				   cpu, f, cpu->model);
 }
 
-static int runs(const char *name, uint64_t f)
-{
-	const struct ucopy_kernel *k = ucopy_kernel_find(name);
-	return k && ucopy_kernel_supported(k, f);
-}
-
 void ucopy_arch_auto(const struct ucopy_cpu *cpu, uint64_t f, char *buf, size_t len)
 {
 	(void)cpu;   /* one row: the default */
 	size_t pos = 0;
 	if (buf && len)
 		buf[0] = 0;
-	ucopy_put(buf, len, &pos, "%s", runs("neon", f) ? "neon" : "ldp");
+	ucopy_put(buf, len, &pos, "%s", ucopy_kernel_runs("neon", f) ? "neon" : "ldp");
 }
 
 /*=====   Fitting   =====*/

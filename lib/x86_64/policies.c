@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "named.h"
 #include "x86_64.h"
 
 #define KIB ((size_t)1 << 10)
@@ -96,12 +97,7 @@ static const char *linux_6_6(uint64_t f)
 }
 
 const struct ucopy_named ucopy_arch_named[] = {
-	{ "linux-4.19", linux_4_19 },
-	{ "axboe-2018", axboe_2018 },
-	{ "linux-6.3", linux_6_3 },
-	{ "linux-6.4-rc1", linux_6_4_rc1 },
-	{ "linux-6.4", linux_6_4 },
-	{ "linux-6.6", linux_6_6 },
+	UCOPY_NAMED_X86_64(UCOPY_NAMED_ROW)
 	{ NULL, NULL },
 };
 
@@ -142,12 +138,6 @@ static const struct ucopy_default_limits hand_limits = {
 	AUTO_VECTOR_LIMIT, AUTO_ZMM_LIMIT, 1,
 };
 
-static int runs(const char *name, uint64_t f)
-{
-	const struct ucopy_kernel *k = ucopy_kernel_find(name);
-	return k && ucopy_kernel_supported(k, f);
-}
-
 /* Streaming stores from `quarters` quarters of the L3, on Intel from four
  * times the L2 if lower; AUTO_NT_FALLBACK for a feature set that is not
  * the running CPU's or an L3 not known.  (programs/core/default_row.c
@@ -172,7 +162,7 @@ static size_t auto_nt_limit(const struct ucopy_cpu *c, uint64_t f, unsigned quar
 /* AVX-512 with AVX-VNNI: 512-bit stores without a frequency penalty. */
 static int zmm_is_free(uint64_t f)
 {
-	return runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
+	return ucopy_kernel_runs("avx512", f) && (f & UCOPY_F(AVX_VNNI));
 }
 
 /* auto's rows written by hand, one per microarchitecture measured before
@@ -260,15 +250,15 @@ static void shape(const struct ucopy_cpu *c, uint64_t f, const struct auto_row *
 		  const struct ucopy_default_limits *lim, char *buf, size_t len)
 {
 	const char *vec = zmm_is_free(f) ? "avx512"
-			: runs("avx2", f) ? "avx2"
-			: runs("sse2", f) ? "sse2" : "unrolled";
+			: ucopy_kernel_runs("avx2", f) ? "avx2"
+			: ucopy_kernel_runs("sse2", f) ? "sse2" : "unrolled";
 	const char *large = vec;
 	size_t pos = 0;
 	size_t limit = row && row->vec && !strcmp(vec, row->vec) ? row->vec_limit : 0;
 
 	if (!limit)
 		limit = zmm_is_free(f) ? lim->zmm : lim->vector;
-	if ((f & UCOPY_F(ERMS)) && runs("movsb_safe", f) && limit != AUTO_VEC_TO_STREAM)
+	if ((f & UCOPY_F(ERMS)) && ucopy_kernel_runs("movsb_safe", f) && limit != AUTO_VEC_TO_STREAM)
 		large = "movsb_safe";
 	buf[0] = 0;
 	if (strcmp(large, vec)) {
@@ -277,12 +267,12 @@ static void shape(const struct ucopy_cpu *c, uint64_t f, const struct auto_row *
 		ucopy_put(buf, len, &pos, "%s:%s,", l, vec);
 		vec = large;
 	}
-	if (lim->stream_quarters && runs("nt", f)) {
+	if (lim->stream_quarters && ucopy_kernel_runs("nt", f)) {
 		char nt[32];
 		ucopy_size_format(auto_nt_limit(c, f, lim->stream_quarters), nt, sizeof nt);
 		ucopy_put(buf, len, &pos, "%s", nt);
 		ucopy_put(buf, len, &pos, ":%s,%s", vec,
-		    zmm_is_free(f) && runs("nt512", f) ? "nt512" : "nt");
+		    zmm_is_free(f) && ucopy_kernel_runs("nt512", f) ? "nt512" : "nt");
 	} else {
 		ucopy_put(buf, len, &pos, "%s", vec);
 	}

@@ -52,8 +52,16 @@ void help_compare(FILE *f)
 	fputs("\nWithout '--', a workload:\n"
 	      "Times policy B against policy A on one workload, A and B interleaved\n"
 	      "round by round, and says whether B is slower, faster or the same.\n"
-	      "A and B are named policies (linux-4.19, axboe-2018, linux-6.3,\n"
-	      "linux-6.4-rc1, linux-6.4, linux-6.6, auto), policy text\n"
+	      "A and B are named policies (", f);
+	/* The library's list, wrapped as the rest of the text is. */
+	int col = 28;
+	for (size_t i = 0; ucopy_policy_named(i); i++) {
+		const char *name = ucopy_policy_named(i);
+		int wrap = col + (int)strlen(name) + 1 > 72;
+		col = wrap ? 0 : col;
+		col += fprintf(f, "%s%s,", wrap ? "\n" : i ? " " : "", name);
+	}
+	fputs(" auto), policy text\n"
 	      "('64:word,movsb') or kernel names (movsb, avx2, libc, ...).\n\n"
 	      "For A and for B it prints a block like perf stat's (task-clock,\n"
 	      "cycles, instructions, IPC, branches, branch-misses, each '<not\n"

@@ -607,10 +607,16 @@ static int run_calibration(struct report *r)
 
 /*=====   Named policies on the workloads   =====*/
 
-static const char *const policy_names[] = {
-	"linux-4.19", "axboe-2018", "linux-6.3", "linux-6.4-rc1", "linux-6.4",
-	"linux-6.6", "auto", "libc",
-};
+/* The report's policies: the library's named ones, then these. */
+static const char *const policy_last[] = { "auto", "libc" };
+
+static const char *policy_name(size_t i)
+{
+	size_t n = 0;
+	while (ucopy_policy_named(n))
+		n++;
+	return i < n ? ucopy_policy_named(i) : i < n + COUNT(policy_last) ? policy_last[i - n] : NULL;
+}
 
 /* Appends a sentence to the workloads' note: several workloads may add one. */
 static void reason_add(struct report_workloads *w, const char *fmt, ...)
@@ -628,7 +634,9 @@ static int run_workloads(struct ctx *x)
 {
 	struct report_workloads *w = &x->r->work;
 	const struct ucopy_cpu *cpu = ucopy_cpu();
-	size_t npol = COUNT(policy_names), nwork = 0;
+	size_t npol = 0, nwork = 0;
+	while (policy_name(npol))
+		npol++;
 	/* dist:FILE is the distributions section's job. */
 	for (size_t i = 0; workload_list_name(i); i++)
 		nwork += !strchr(workload_list_name(i), ':');
@@ -649,13 +657,13 @@ static int run_workloads(struct ctx *x)
 	size_t np = 0;
 	for (size_t i = 0; i < npol; i++) {
 		char err[256], note[256];
-		if (ucopy_policy_resolve(&pol[np], policy_names[i], cpu->features, err,
+		if (ucopy_policy_resolve(&pol[np], policy_name(i), cpu->features, err,
 					 sizeof err) < 0)
 			continue;   /* a name this architecture does not have */
 		ucopy_policy_fit(&pol[np], cpu->features, note, sizeof note);
-		snprintf(w->pol_name[np], REPORT_NAME, "%s", policy_names[i]);
+		snprintf(w->pol_name[np], REPORT_NAME, "%s", policy_name(i));
 		ucopy_policy_format(&pol[np], w->pol_text[np], sizeof w->pol_text[np]);
-		variant_policy(&v[np], policy_names[i], &pol[np], 0);
+		variant_policy(&v[np], policy_name(i), &pol[np], 0);
 		np++;
 	}
 	w->npol = np;
