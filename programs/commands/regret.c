@@ -64,8 +64,7 @@ struct who {
  * aarch64 a part, no row is keyed by). */
 static int policy_for(const struct corpus_report *r, int dflt, struct who *w)
 {
-	struct ucopy_cpu c = r->cpu;
-	char why[1024], err[256];
+	char err[256];
 	if (dflt) {
 		if (corpus_default_policy(r, &w->p, err, sizeof err)) {
 			cli_error("%s: %s", r->path, err);
@@ -75,14 +74,10 @@ static int policy_for(const struct corpus_report *r, int dflt, struct who *w)
 		snprintf(w->row, sizeof w->row, "default");
 		return 0;
 	}
-	if (ucopy_auto_for(&c, w->policy, sizeof w->policy, why, sizeof why) < 0 ||
-	    ucopy_policy_parse(&w->p, w->policy, err, sizeof err)) {
+	if (corpus_auto_policy(r, &w->p, w->policy, sizeof w->policy, w->row, sizeof w->row)) {
 		cli_error("%s: auto cannot describe this CPU", r->path);
 		return EXIT_USAGE;
 	}
-	ucopy_policy_fit(&w->p, c.features, NULL, 0);
-	ucopy_policy_format(&w->p, w->policy, sizeof w->policy);
-	snprintf(w->row, sizeof w->row, "%.*s", (int)strcspn(why, ":"), why);
 	return 0;
 }
 
@@ -168,14 +163,8 @@ static int dists(FILE *over, const char *m, const struct loaded *l, const struct
 				printf("%-10s %-11s %s: %s\n", m, w->name, regime[g], text);
 			continue;
 		}
-		double sum = 0;
-		size_t worst = 0;
-		for (size_t i = 0; i < d[g].n; i++) {
-			sum += log(d[g].r[i]);
-			if (d[g].r[i] > d[g].r[worst])
-				worst = i;
-		}
-		double geo = exp(sum / (double)d[g].n);
+		size_t worst;
+		double geo = regret_dists_geomean(&d[g], &worst);
 		snprintf(text, sizeof text, "%zu files, %zu reports: %.3f", d[g].n, d[g].nreports, geo);
 		if (geo > REGRET_BAND_BOUND) {
 			fprintf(over, "OVER %s %s %s: geomean %.3f > %.2f\n", m, w->name, regime[g],

@@ -119,8 +119,8 @@ static ssize_t gunzip(const char *path, char **buf, char *err, size_t errlen)
 		free(*buf);
 		return fail(err, errlen, "%s", WIFEXITED(status) && WEXITSTATUS(status) == 127
 			    ? "gzip -dc could not be run (is gzip installed?)"
-			    : "not a whole gzip file (gzip -dc failed: truncated, or data after "
-			      "its end?)", "");
+			    : "not a whole gzip file (gzip -dc failed: truncated, corrupt, or "
+			      "data after its end)", "");
 	}
 	return n;
 }
@@ -144,34 +144,29 @@ static ssize_t read_text(const char *path, char **buf, char *err, size_t errlen)
 	return n;
 }
 
-static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
+/* What names the machine: its CPU's architecture, vendor, family, model,
+ * stepping and brand, whatever the architecture. */
+static int read_identity(struct corpus_report *r, char *err, size_t errlen)
 {
 	const struct jr_value *m = jr_get(r->root, "machine"), *c = jr_get(m, "cpu");
 	const char *arch = jr_string(jr_get(c, "arch")), *vendor = jr_string(jr_get(c, "vendor"));
-	const struct jr_value *feats = jr_get(m, "features"), *caches = jr_get(m, "caches");
-	double fam, model, stepping = 0, l1d = 0, l2 = 0, l3 = 0;
+	double fam, model, stepping = 0;
 
-	if (!arch || !vendor || !feats || !caches)
+	if (!arch || !vendor || !jr_get(m, "features") || !jr_get(m, "caches"))
 		return fail(err, errlen, "%s", "no machine.cpu {arch, vendor, family, model}, "
 				"machine.features or machine.caches: not a ucopy report", "");
 	if (jr_uint(jr_get(c, "family"), 0xffff, &fam) || jr_uint(jr_get(c, "model"), 0xffff, &model) ||
 	    (jr_get(c, "stepping") && jr_uint(jr_get(c, "stepping"), 0xffff, &stepping)))
 		return fail(err, errlen, "%s", "machine.cpu's family, model or stepping is not "
 				"a whole number up to 65535", "");
-	if ((jr_get(caches, "l1d") && jr_uint(jr_get(caches, "l1d"), MAX_SIZE, &l1d)) ||
-	    (jr_get(caches, "l2") && jr_uint(jr_get(caches, "l2"), MAX_SIZE, &l2)) ||
-	    (jr_get(caches, "l3") && jr_uint(jr_get(caches, "l3"), MAX_SIZE, &l3)))
-		return fail(err, errlen, "%s", "machine.caches holds a size that is not a whole "
-				"number of bytes up to 1 TiB", "");
 	/* The vendor goes into generated C (derive --rows) and messages. */
 	for (const char *q = vendor; *q; q++)
 		if (!((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')))
 			return fail(err, errlen, "%s", "machine.cpu.vendor is not letters and digits", "");
 	if (!*vendor || strlen(vendor) >= sizeof r->cpu.vendor)
 		return fail(err, errlen, "%s", "machine.cpu.vendor is empty or too long", "");
-	if (strcmp(arch, ucopy_cpu()->arch))
-		return fail(err, errlen, "measured on %s; this ucopy is built for %s", arch,
-			    ucopy_cpu()->arch);
+	if (!*arch || strlen(arch) >= sizeof r->cpu.arch)
+		return fail(err, errlen, "%s", "machine.cpu.arch is empty or too long", "");
 	memset(&r->cpu, 0, sizeof r->cpu);
 	snprintf(r->cpu.arch, sizeof r->cpu.arch, "%s", arch);
 	snprintf(r->cpu.vendor, sizeof r->cpu.vendor, "%s", vendor);
@@ -180,6 +175,24 @@ static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
 	r->cpu.family = (unsigned)fam;
 	r->cpu.model = (unsigned)model;
 	r->cpu.stepping = (unsigned)stepping;
+	return 0;
+}
+
+/* The caches and features, which only this architecture's library reads. */
+static int read_cpu(struct corpus_report *r, char *err, size_t errlen)
+{
+	const struct jr_value *m = jr_get(r->root, "machine");
+	const struct jr_value *feats = jr_get(m, "features"), *caches = jr_get(m, "caches");
+	double l1d = 0, l2 = 0, l3 = 0;
+
+	if (strcmp(r->cpu.arch, ucopy_cpu()->arch))
+		return fail(err, errlen, "measured on %s; this ucopy is built for %s", r->cpu.arch,
+			    ucopy_cpu()->arch);
+	if ((jr_get(caches, "l1d") && jr_uint(jr_get(caches, "l1d"), MAX_SIZE, &l1d)) ||
+	    (jr_get(caches, "l2") && jr_uint(jr_get(caches, "l2"), MAX_SIZE, &l2)) ||
+	    (jr_get(caches, "l3") && jr_uint(jr_get(caches, "l3"), MAX_SIZE, &l3)))
+		return fail(err, errlen, "%s", "machine.caches holds a size that is not a whole "
+				"number of bytes up to 1 TiB", "");
 	r->cpu.l1d = (size_t)l1d;
 	r->cpu.l2 = (size_t)l2;
 	r->cpu.l3 = (size_t)l3;
@@ -296,7 +309,7 @@ static int check_numbers(const struct corpus_report *r, char *err, size_t errlen
 	return 0;
 }
 
-int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen)
+int corpus_open(const char *path, struct corpus_report *r, char *err, size_t errlen)
 {
 	char *text = NULL, why[192];
 	memset(r, 0, sizeof *r);
@@ -324,7 +337,7 @@ int corpus_read(const char *path, struct corpus_report *r, char *err, size_t err
 			    : "that is not a number", "");
 	}
 	r->schema = (unsigned)schema;
-	if (read_cpu(r, err, errlen)) {
+	if (read_identity(r, err, errlen)) {
 		corpus_release(r);
 		return -1;
 	}
@@ -332,11 +345,21 @@ int corpus_read(const char *path, struct corpus_report *r, char *err, size_t err
 		corpus_release(r);
 		return fail(err, errlen, "%s", "no sweep: not a report that measured kernels", "");
 	}
-	if (check_numbers(r, err, errlen)) {
+	return 0;
+}
+
+int corpus_check(struct corpus_report *r, char *err, size_t errlen)
+{
+	if (read_cpu(r, err, errlen) || check_numbers(r, err, errlen)) {
 		corpus_release(r);
 		return -1;
 	}
 	return 0;
+}
+
+int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen)
+{
+	return corpus_open(path, r, err, errlen) ? -1 : corpus_check(r, err, errlen);
 }
 
 void corpus_release(struct corpus_report *r)
@@ -621,5 +644,19 @@ int corpus_default_policy(const struct corpus_report *r, struct ucopy_policy *p,
 	if (ucopy_policy_parse(p, text, err, errlen))
 		return -1;
 	ucopy_policy_fit(p, c.features, NULL, 0);
+	return 0;
+}
+
+int corpus_auto_policy(const struct corpus_report *r, struct ucopy_policy *p, char *text,
+		       size_t textlen, char *row, size_t rowlen)
+{
+	struct ucopy_cpu c = r->cpu;
+	char why[1024], err[256];
+	if (ucopy_auto_for(&c, text, textlen, why, sizeof why) < 0 ||
+	    ucopy_policy_parse(p, text, err, sizeof err))
+		return -1;
+	ucopy_policy_fit(p, c.features, NULL, 0);
+	ucopy_policy_format(p, text, textlen);
+	snprintf(row, rowlen, "%.*s", (int)strcspn(why, ":"), why);
 	return 0;
 }

@@ -38,6 +38,15 @@ struct corpus_report {
  * @return : 0, or -1 with the reason in err (the path is the caller's to
  *           name). */
 int corpus_read(const char *path, struct corpus_report *r, char *err, size_t errlen);
+/* corpus_read() in two steps, for a reader that shows a report of any
+ * architecture.  corpus_open() : a JSON object of a known schema with a
+ * machine and a sweep; r->cpu holds the arch, vendor, family, model and
+ * stepping, r->brand the brand, and nothing else yet.  corpus_check() : the
+ * rest of corpus_read() (this architecture, its features and caches, every
+ * number the derivation reads); r is released when it fails.
+ * @return : 0, or -1 with the reason in err. */
+int corpus_open(const char *path, struct corpus_report *r, char *err, size_t errlen);
+int corpus_check(struct corpus_report *r, char *err, size_t errlen);
 void corpus_release(struct corpus_report *r);
 
 /* 1 when a and b are one run: the same date and seed. */
@@ -78,5 +87,12 @@ int corpus_calibration(const struct corpus_report *r, size_t n, struct calibrati
  * starts.  @return : 0, or -1 when this library cannot describe the CPU. */
 int corpus_default_policy(const struct corpus_report *r, struct ucopy_policy *p,
 			  char *err, size_t errlen);
+
+/* The policy auto gives r's CPU (its row, features and caches), as
+ * `ucopy features --cpu` prints it, as text and parsed, and its row's name
+ * in row.  @return : 0, or -1 when this library cannot describe the CPU
+ * (another architecture's). */
+int corpus_auto_policy(const struct corpus_report *r, struct ucopy_policy *p, char *text,
+		       size_t textlen, char *row, size_t rowlen);
 
 #endif

@@ -222,3 +222,15 @@ void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
 		}
 	}
 }
+
+double regret_dists_geomean(const struct regret_dists *d, size_t *worst)
+{
+	double sum = 0;
+	*worst = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		sum += log(d->r[i]);
+		if (d->r[i] > d->r[*worst])
+			*worst = i;
+	}
+	return d->n ? exp(sum / (double)d->n) : NAN;
+}

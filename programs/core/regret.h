@@ -78,6 +78,10 @@ extern const char *const regret_regime_key[REGRET_REGIMES];   /* the JSON's keys
 void regret_dists(const struct corpus_report *r, size_t n, const char *policy,
 		  struct regret_dists out[REGRET_REGIMES]);
 
+/* The geometric mean of d's files (NAN when none), and the index of the
+ * one with the most regret in *worst (0 when none). */
+double regret_dists_geomean(const struct regret_dists *d, size_t *worst);
+
 /* The geometric mean of the judged sizes in [lo, hi) of one state, and
  * their count in *count (0: NAN).  0, SIZE_MAX: every size. */
 double regret_geomean(const struct regret_state *s, size_t lo, size_t hi, size_t *count);

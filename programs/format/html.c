@@ -22,6 +22,29 @@ void html_escape(FILE *f, const char *s)
 	}
 }
 
+void html_para(FILE *f, const char *cls, const char *s)
+{
+	fprintf(f, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+	html_escape(f, s);
+	fputs("</p>\n", f);
+}
+
+void html_list_begin(FILE *f, const char *cls, const char *id)
+{
+	fputs("<ul class=\"", f);
+	html_escape(f, cls);
+	fputs("\" id=\"", f);
+	html_escape(f, id);
+	fputs("\">\n", f);
+}
+
+void html_item(FILE *f, const char *s)
+{
+	fputs("<li>", f);
+	html_escape(f, s);
+	fputs("</li>\n", f);
+}
+
 void html_printf(FILE *f, const char *fmt, ...)
 {
 	char small[512];
@@ -102,6 +125,13 @@ static const char style[] =
 	"table.data .r{text-align:right}\n"
 	".good{color:var(--good)}.bad{color:var(--bad)}\n"
 	"td.best{font-weight:600}\n"
+	"table.fleet th,table.fleet td{white-space:normal;min-width:9.5em;max-width:16em;"
+	"vertical-align:top;overflow-wrap:break-word}\n"
+	"table.fleet tbody th{position:sticky;left:0;background:var(--card);font-weight:500}\n"
+	"table.fleet .more{display:block;color:var(--mute);font-size:.86em}\n"
+	"ul.legend{list-style:none;display:flex;flex-wrap:wrap;gap:4px 16px;padding:0}\n"
+	".swatch{display:inline-block;width:.9em;height:.9em;border-radius:2px;"
+	"vertical-align:-.1em;margin-right:.35em}\n"
 	"@media (max-width:640px){body{font-size:14px}main{padding:12px 12px 32px}"
 	"h1{font-size:1.35em}dl.meta{grid-template-columns:1fr}"
 	"dl.meta dt{margin-top:.4em}}\n";

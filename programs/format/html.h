@@ -17,6 +17,12 @@
 /* Writes s with &, <, >, " and ' escaped (safe in text and in quoted
  * attribute values).  NULL writes nothing. */
 void html_escape(FILE *f, const char *s);
+/* A paragraph of s, escaped, with class cls (NULL: none). */
+void html_para(FILE *f, const char *cls, const char *s);
+/* A list: <ul class=CLS id=ID>, an escaped <li> per html_item(), then
+ * "</ul>\n". */
+void html_list_begin(FILE *f, const char *cls, const char *id);
+void html_item(FILE *f, const char *s);
 /* printf into the page, escaping the result. */
 void html_printf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -27,13 +27,6 @@ static void meta(FILE *f, const char *dt, const char *dd)
 	fputs("</dd>\n", f);
 }
 
-static void para(FILE *f, const char *cls, const char *s)
-{
-	fprintf(f, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-	html_escape(f, s);
-	fputs("</p>\n", f);
-}
-
 static void header(FILE *f, const struct report *r)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();
@@ -41,7 +34,7 @@ static void header(FILE *f, const struct report *r)
 	fputs("<h1>ucopy report</h1>\n", f);
 	snprintf(buf, sizeof buf, "Copy performance on %s, %s.",
 		 c->brand[0] ? c->brand : "an unknown CPU", r->date);
-	para(f, "sub", buf);
+	html_para(f, "sub", buf);
 	fputs("<dl class=\"meta\" id=\"machine\">\n", f);
 	snprintf(buf, sizeof buf, "%s %s, family %u model %u stepping %u (%s)",
 		 c->brand[0] ? c->brand : "unknown", c->vendor, c->family, c->model,
@@ -341,11 +334,11 @@ static void table_policy(FILE *f, const struct report *r)
 	const char *c2[] = { name, p->text[0] ? p->text : "-", ga, gl };
 	html_table_row(&t, "recommended", c2, NULL);
 	html_table_end(&t);
-	para(f, "note", "Expected time: the recommended policy's kernel at each size of the "
+	html_para(f, "note", "Expected time: the recommended policy's kernel at each size of the "
 	     "hot sweep against ucopy_memcpy's and libc's time there, geometric mean over "
 	     "the sizes (aligned buffers: an estimate, not a measurement of the policy).");
 	if (p->note[0])
-		para(f, "note", p->note);
+		html_para(f, "note", p->note);
 	if (!p->nthr)
 		return;
 	static const char *const th[] = { "below", "kernel", "then", "at sizes",
@@ -445,7 +438,7 @@ static void table_workloads(FILE *f, const struct report *r)
 {
 	const struct report_workloads *w = &r->work;
 	if (!w->nwork || !w->npol) {
-		para(f, "note", w->reason[0] ? w->reason : "No workloads were measured.");
+		html_para(f, "note", w->reason[0] ? w->reason : "No workloads were measured.");
 		return;
 	}
 	size_t ncol = 2 + w->nwork;
@@ -505,7 +498,7 @@ static void table_workloads(FILE *f, const struct report *r)
 	}
 	fputs("</ul>\n", f);
 	if (w->reason[0])
-		para(f, "note", w->reason);
+		html_para(f, "note", w->reason);
 out:
 	free(head);
 	free(cells);
@@ -518,7 +511,7 @@ static void table_ab(FILE *f, const struct report_ab *a, const char *id,
 		     const char *first, const char *caption)
 {
 	if (!a->n) {
-		para(f, "note", a->reason[0] ? a->reason : "Not measured.");
+		html_para(f, "note", a->reason[0] ? a->reason : "Not measured.");
 		return;
 	}
 	const char *head[] = { first, "mean size", "ucopy ns", "libc ns", "ucopy / libc",
@@ -553,29 +546,27 @@ void report_write_html(FILE *f, const struct report *r)
 	html_begin(f, "ucopy report");
 	header(f, r);
 
-	fputs("<h2 id=\"meaning\">What this means</h2>\n<ul class=\"findings\" id=\"findings\">\n", f);
-	for (size_t i = 0; i < r->nfind; i++) {
-		fputs("<li>", f);
-		html_escape(f, r->find[i]);
-		fputs("</li>\n", f);
-	}
+	fputs("<h2 id=\"meaning\">What this means</h2>\n", f);
+	html_list_begin(f, "findings", "findings");
+	for (size_t i = 0; i < r->nfind; i++)
+		html_item(f, r->find[i]);
 	fputs("</ul>\n", f);
 
 	fputs("<h2 id=\"sweep\">Time per copy</h2>\n", f);
-	para(f, NULL, "Median time of one copy between the same two page-aligned buffers "
+	html_para(f, NULL, "Median time of one copy between the same two page-aligned buffers "
 	     "(hot: they stay in the nearest cache that holds them), for every kernel this "
 	     "CPU runs, libc's memcpy (thick line) and ucopy_memcpy (dashed). Both axes are "
 	     "logarithmic: a flat line is a fixed cost, a slope of one is a bandwidth.");
 	chart_sweep(f, r, &r->hot, "chart-ns", 0, "Time per copy against size, hot buffers");
 	fputs("<h2 id=\"bandwidth\">Bandwidth</h2>\n", f);
-	para(f, NULL, "The same copies as bytes per nanosecond (GB/s): the higher, the better.");
+	html_para(f, NULL, "The same copies as bytes per nanosecond (GB/s): the higher, the better.");
 	chart_sweep(f, r, &r->hot, "chart-gbps", 1, "Bandwidth against size, hot buffers");
 	if (r->cold_skipped)
-		para(f, "note", "--quick skips the cold sweep: its buffers are four times the "
+		html_para(f, "note", "--quick skips the cold sweep: its buffers are four times the "
 		     "last-level cache on each side.");
 	if (r->cold.nsize) {
 		fputs("<h3 id=\"cold\">Cold buffers, 64 KiB and up</h3>\n", f);
-		para(f, NULL, "Source and destination walk regions four times the last-level "
+		html_para(f, NULL, "Source and destination walk regions four times the last-level "
 		     "cache in a scattered order, so every copy misses the caches: what a copy "
 		     "of data nobody touched recently costs.");
 		chart_sweep(f, r, &r->cold, "chart-cold", 1,
@@ -588,17 +579,17 @@ void report_write_html(FILE *f, const struct report *r)
 	table_policy(f, r);
 
 	fputs("<h2 id=\"cliffs\">Cliffs</h2>\n", f);
-	para(f, NULL, "ucopy_memcpy and libc's memcpy on hot buffers, with the source at "
+	html_para(f, NULL, "ucopy_memcpy and libc's memcpy on hot buffers, with the source at "
 	     "four offsets in its cache line and the destination either at four offsets "
 	     "half a page away or a few bytes after the source (mod 4096: the 4 KiB "
 	     "aliasing distance that makes rep movsb crawl on some CPUs). Each cell is "
 	     "its time over the median cell of the same size and variant; cells 1.5\xc3\x97 "
 	     "and worse, and the worst of each size, carry their value.");
 	if (r->cliff.sampled)
-		para(f, "note", "The matrix was sampled to fit the budget: fewer sizes, "
+		html_para(f, "note", "The matrix was sampled to fit the budget: fewer sizes, "
 		     "offsets and distances than a full run measures.");
 	chart_cliff(f, r);
-	para(f, "note", "Columns: \"dst align\" puts the destination at that offset in its "
+	html_para(f, "note", "Columns: \"dst align\" puts the destination at that offset in its "
 	     "cache line, half a page from the source; \"dst \xe2\x88\x92 src\" puts it that "
 	     "many bytes after the source, mod 4096. Rows: the source's offset in its "
 	     "cache line. Hover a cell for its time.");
@@ -606,13 +597,13 @@ void report_write_html(FILE *f, const struct report *r)
 	table_probes(f, r);
 
 	fputs("<h2 id=\"policies\">Historic policies on workloads</h2>\n", f);
-	para(f, NULL, "The Linux kernel's user-copy policies over the years, resolved for "
+	html_para(f, NULL, "The Linux kernel's user-copy policies over the years, resolved for "
 	     "this CPU's features, and libc alone, on the copy patterns behind the "
 	     "reports that changed them.");
 	table_workloads(f, r);
 
 	fputs("<h2 id=\"vs-libc\">ucopy against libc</h2>\n", f);
-	para(f, NULL, "ucopy_memcpy (the active policy) and libc's memcpy interleaved on "
+	html_para(f, NULL, "ucopy_memcpy (the active policy) and libc's memcpy interleaved on "
 	     "the same random sequence of copies: a ratio below 1 means ucopy is faster. "
 	     "The distributions are timed twice: in a sequence too long for a branch "
 	     "predictor to learn, and in a short one repeated, which a predictor learns; "
@@ -627,7 +618,7 @@ void report_write_html(FILE *f, const struct report *r)
 		 "Per production size distribution (fleetbench)");
 
 	fputs("<h2 id=\"method\">How this was measured</h2>\n", f);
-	para(f, NULL, "Every cell interleaves its variants in rounds, so that drift hits "
+	html_para(f, NULL, "Every cell interleaves its variants in rounds, so that drift hits "
 	     "them alike, in the orders docs/bench.md (\"The orders\") gives; a round "
 	     "times a batch of copies per variant, called through a function pointer with sizes read from memory. Times are "
 	     "medians over the rounds. Buffers are mapped and written before timing. "
