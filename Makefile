@@ -69,7 +69,7 @@ BENCH_BIN := $(BENCH_SRC:tests/%.c=$(B)/tests/%)
 SONAME := libucopy.so.$(VERSION_MAJOR)
 
 
-.PHONY: FORCE all lib abi check check-aarch64 check-asan check-cet check-generic check-emulated check-ubsan bench bench-layouts fuzz report regret rows check-derive install uninstall clean help
+.PHONY: FORCE all lib abi check check-aarch64 check-asan check-cet check-generic check-emulated check-ubsan bench bench-layouts fuzz report fleet regret rows check-derive install uninstall clean help
 all: lib $(B)/ucopy $(B)/libucopy-preload.so
 
 lib: $(B)/libucopy.a $(B)/libucopy.so
@@ -87,6 +87,7 @@ help:
 	@echo "make bench-layouts  ucopy_memcpy against glibc on the distributions, once per code layout (median over layouts)"
 	@echo "make fuzz       build the libFuzzer targets with clang (in $(B)-fuzz)"
 	@echo "make report     run the lab and write report.html"
+	@echo "make fleet      every machine's reports in data/machines side by side: fleet.html"
 	@echo "make regret     auto's regret on every measured machine in data/machines"
 	@echo "make rows       derive auto's rows from data/machines into lib/x86_64/rows.c"
 	@echo "make check-derive  break each rule of the derivation: its tests must fail"
@@ -302,6 +303,12 @@ $(B)-fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)-fuzz/libucopy.a $(w
 report: all
 	$(Q)$(B)/ucopy report -o report.html && echo "report: $(CURDIR)/report.html"
 
+# The corpus's machines side by side (docs/fleet.md): reads the reports,
+# measures nothing.
+fleet: $(B)/ucopy
+	$(Q)$(B)/ucopy fleet -q -o fleet.html --json fleet.json data/machines/*/report-*.json.gz && \
+		echo "fleet: $(CURDIR)/fleet.html"
+
 # auto's regret on every machine of the corpus (data/machines/README.md);
 # the bounds are reported, not enforced: make check does not fail on them
 # (docs/performance.md, "auto's regret on the corpus", says which are
@@ -353,6 +360,6 @@ uninstall:
 	$(Q)rm -f $(DESTDIR)$(MANDIR)/man1/ucopy.1 $(DESTDIR)$(MANDIR)/man3/libucopy.3
 
 clean:
-	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz $(B)-generic $(B)-aarch64 report.html report.json
+	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz $(B)-generic $(B)-aarch64 report.html report.json fleet.html fleet.json
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	  cmd_derive, help_derive, 0 },
 	{ "regret", "what auto's choice costs on each measured machine of the corpus",
 	  cmd_regret, help_regret, 0 },
+	{ "fleet", "many machines' saved reports side by side, on one page",
+	  cmd_fleet, help_fleet, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

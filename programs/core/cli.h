@@ -73,6 +73,8 @@ int cmd_derive(int argc, char **argv);
 void help_derive(FILE *f);
 int cmd_regret(int argc, char **argv);
 void help_regret(FILE *f);
+int cmd_fleet(int argc, char **argv);
+void help_fleet(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
