@@ -264,11 +264,8 @@ static int resolve(struct compare *c)
 	const struct ucopy_cpu *cpu = ucopy_cpu();
 	char err[512];
 	c->features = cpu->features;
-	if (c->assume &&
-	    ucopy_features_parse(c->assume, cpu->features, &c->features, err,
-				 sizeof err) < 0)
-		return cli_usage_error(CMD, "bad --assume-features '%s': %s", c->assume,
-				       err);
+	if (c->assume && cli_parse_assume(CMD, c->assume, &c->features))
+		return EXIT_USAGE;
 	for (int i = 0; i < 2; i++) {
 		struct side_policy *s = &c->p[i];
 		/* A profile holds what was measured on this CPU: no feature set

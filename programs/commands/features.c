@@ -210,16 +210,15 @@ static int parse_caches(const char *spec, struct ucopy_cpu *c)
 static int described(const char *spec, const char *assume, const char *caches, int json)
 {
 	struct ucopy_cpu c;
-	char err[256], feats[512], l2[16], l3[16];
+	char feats[512], l2[16], l3[16];
 	int rc = parse_cpu(spec, &c);
 	if (rc)
 		return rc;
 	if (caches && (rc = parse_caches(caches, &c)))
 		return rc;
 	c.features = ucopy_cpu()->features;
-	if (assume && ucopy_features_parse(assume, ucopy_cpu()->features, &c.features, err,
-					   sizeof err) < 0)
-		return cli_usage_error(CMD, "bad --assume-features '%s': %s", assume, err);
+	if (assume && cli_parse_assume(CMD, assume, &c.features))
+		return EXIT_USAGE;
 	c.detected = c.features;
 	char policy[256];
 	int n = ucopy_auto_for(&c, policy, sizeof policy, NULL, 0);

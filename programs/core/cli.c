@@ -240,6 +240,14 @@ int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out)
 	return 0;
 }
 
+int cli_parse_assume(const char *cmd, const char *list, uint64_t *out)
+{
+	char err[256];
+	if (ucopy_features_parse(list, ucopy_cpu()->features, out, err, sizeof err) < 0)
+		return cli_usage_error(cmd, "bad --assume-features '%s': %s", list, err);
+	return 0;
+}
+
 int cli_parse_memory(const char *cmd, const char *arg, size_t *out)
 {
 	char err[128] = "";

@@ -137,6 +137,14 @@ int cli_parse_seconds(const char *cmd, const char *arg, double *out);
  * @return : 0, or EXIT_USAGE after "bad seed 'ARG' (...)" on stderr. */
 int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
 
+/* An --assume-features value (compare, features, report): this CPU's
+ * features changed by `list` as ucopy_features_parse() reads it ("-fsrm"
+ * of a CPU without fsrm changes nothing; "none,sse2" is the whole set).
+ * One parser, so that a list one command takes the others take too.
+ * @return : 0 and the set in *out, or EXIT_USAGE after "bad
+ *           --assume-features 'LIST': unknown feature 'frob'" on stderr. */
+int cli_parse_assume(const char *cmd, const char *list, uint64_t *out);
+
 /* A --max-memory value: a size with optional K, M or G, 1M or more.
  * @return : 0, or EXIT_USAGE after "bad memory limit 'ARG' (...)". */
 int cli_parse_memory(const char *cmd, const char *arg, size_t *out);
