@@ -34,7 +34,8 @@
 void help_report(FILE *f)
 {
 	fputs("usage: ucopy report [-o FILE] [--json FILE] [--seconds S] [--quick]\n"
-	      "                    [--dist-dir DIR] [--seed N] [-q | -v]\n\n"
+	      "                    [--dist-dir DIR] [--seed N] [--assume-features LIST]\n"
+	      "                    [-q | -v]\n\n"
 	      "Runs the lab over everything that decides copy speed on this machine and\n"
 	      "writes one self-contained HTML page: the CPU, every kernel over sizes\n"
 	      "1 B .. 64 MiB (hot, and cold from 64 KiB), the alignment and distance\n"
@@ -57,6 +58,13 @@ void help_report(FILE *f)
 	      DATA_MAX_DISTS_TEXT "\n"
 	      "  --seed N         seed for the random size sequences (default: fresh,\n"
 	      "                   printed in the page)\n"
+	      "  --assume-features LIST\n"
+	      "                   resolve the historic policies and auto on the\n"
+	      "                   workloads for this CPU's features changed by LIST\n"
+	      "                   ('erms,-fsrm': an ERMS-only Xeon), as `ucopy compare\n"
+	      "                   --assume-features` does, then fit them to the\n"
+	      "                   kernels this CPU runs; the page and the JSON say so,\n"
+	      "                   and every other section is this CPU's own\n"
 	      "  -q, --quiet      no progress and no closing line on stderr\n"
 	      "  -v, --verbose    progress as one line per step, also when stderr is\n"
 	      "                   not a terminal\n\n"
@@ -68,6 +76,8 @@ void help_report(FILE *f)
 /* What the command line asked. */
 struct report_args {
 	const char *out_path, *json_path, *dist_dir;
+	const char *assume;       /* --assume-features, or NULL */
+	uint64_t features;        /* the set it gave */
 	double seconds;
 	int quick, quiet, verbose, have_seed;
 	uint64_t seed;
@@ -104,6 +114,11 @@ static int parse_args(int argc, char **argv, struct report_args *o)
 			if (cli_parse_seed(CMD, v, &o->seed))
 				return EXIT_USAGE;
 			o->have_seed = 1;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--assume-features",
+					      CLI_VALUE_DASH, &bad))) {
+			if (cli_parse_assume(CMD, v, &o->features))
+				return EXIT_USAGE;
+			o->assume = v;
 		} else if (bad) {
 			break;
 		} else if (!strcmp(a, "--quick")) {
@@ -223,6 +238,8 @@ int cmd_report(int argc, char **argv)
 		.verbose = o.verbose,
 		.dist_dir = o.have_dd ? o.dd.path : NULL,
 		.dist_why = o.dd_why,
+		.assume = o.assume,
+		.features = o.features,
 	};
 	rc = report_measure(r, &mo) < 0 ? EXIT_FAIL : write_outputs(r, &o, &page, &json);
 	report_free(r);

@@ -496,13 +496,17 @@ static void find_workloads(struct report *r)
 		if (worst == SIZE_MAX)
 			continue;
 		const struct stats_interval *q = &w->vs_best[worst * w->nwork + k];
+		char as[160] = "";
+		if (w->assume)
+			snprintf(as, sizeof as, " (the policies resolved assuming %s)", w->assume);
 		if (q->lo > SAME)
-			find(r, "On the %s workload the fastest policy is %s; %s takes %.2f\xc3\x97 "
-			     "as long (95%% interval %.2f\xe2\x80\x93%.2f).", w->work_name[k],
-			     w->pol_name[b], w->pol_name[worst], q->est, q->lo, q->hi);
+			find(r, "On the %s workload%s the fastest policy is %s; %s takes "
+			     "%.2f\xc3\x97 as long (95%% interval %.2f\xe2\x80\x93%.2f).",
+			     w->work_name[k], as, w->pol_name[b], w->pol_name[worst], q->est, q->lo,
+			     q->hi);
 		else
-			find(r, "On the %s workload every policy is within %.0f%% of the fastest "
-			     "(%s).", w->work_name[k], 100 * (SAME - 1), w->pol_name[b]);
+			find(r, "On the %s workload%s every policy is within %.0f%% of the fastest "
+			     "(%s).", w->work_name[k], as, 100 * (SAME - 1), w->pol_name[b]);
 	}
 }
 

@@ -657,7 +657,7 @@ static int run_workloads(struct ctx *x)
 	size_t np = 0;
 	for (size_t i = 0; i < npol; i++) {
 		char err[256], note[256];
-		if (ucopy_policy_resolve(&pol[np], policy_name(i), cpu->features, err,
+		if (ucopy_policy_resolve(&pol[np], policy_name(i), w->features, err,
 					 sizeof err) < 0)
 			continue;   /* a name this architecture does not have */
 		ucopy_policy_fit(&pol[np], cpu->features, note, sizeof note);
@@ -1031,6 +1031,8 @@ int report_measure(struct report *r, const struct report_measure_opts *o)
 	};
 	int rc = -1;
 	struct variant *v = NULL;
+	r->work.assume = o->assume;
+	r->work.features = o->assume ? o->features : ucopy_cpu()->features;
 	x.m = measure_new();
 	if (!x.m || build_variants(r, &v) < 0)
 		goto done;

@@ -18,6 +18,8 @@ struct report_measure_opts {
 	int verbose;              /* progress as one line per step */
 	const char *dist_dir;     /* the distributions' directory, or NULL */
 	const char *dist_why;     /* why there is none, when dist_dir is NULL */
+	const char *assume;       /* --assume-features as given, or NULL */
+	uint64_t features;        /* with assume: the set it gave */
 };
 
 /* Runs every section within r->budget seconds, then derives the recommended

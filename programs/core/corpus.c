@@ -21,6 +21,9 @@
 /* No copy size or cache in a report is larger (1 TiB). */
 #define MAX_SIZE 1099511627776.0
 
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x)
+
 static int fail(char *err, size_t len, const char *fmt, const char *a, const char *b)
 {
 	if (err && len)
@@ -332,7 +335,8 @@ int corpus_open(const char *path, struct corpus_report *r, char *err, size_t err
 		int number = s && s->type == JR_NUMBER;   /* s is freed below */
 		snprintf(v, sizeof v, "%g", schema);
 		corpus_release(r);
-		return fail(err, errlen, "schema %s; this ucopy reads schemas 1-4 "
+		return fail(err, errlen, "schema %s; this ucopy reads schemas "
+			    TEXT_OF(CORPUS_SCHEMA_MIN) "-" TEXT_OF(CORPUS_SCHEMA_MAX) " "
 			    "(docs/report.md, \"The JSON's schema\")%s", number ? v
 			    : "that is not a number", "");
 	}

@@ -17,7 +17,7 @@
 /* The report schemas this reader knows (docs/report.md, "The JSON's
  * schema"): a file without the key is schema 1. */
 #define CORPUS_SCHEMA_MIN 1
-#define CORPUS_SCHEMA_MAX 4
+#define CORPUS_SCHEMA_MAX 5
 /* The most reports of one machine derived together. */
 #define CORPUS_MAX_REPORTS 32
 /* The most distributions a report's tables hold (DATA_MAX_DISTS). */

@@ -77,17 +77,22 @@ void machine_json_cpu(struct json *j)
 	json_key(j, "brand"); json_string(j, c->brand);
 	json_end_object(j);
 	json_key(j, "features");
-	json_begin_array(j);
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
-		if (c->features & (UINT64_C(1) << b))
-			json_string(j, ucopy_feature_name(b));
-	json_end_array(j);
+	machine_json_features(j, c->features);
 	json_key(j, "caches");
 	json_begin_object(j);
 	json_key(j, "l1d"); json_uint(j, c->l1d);
 	json_key(j, "l2"); json_uint(j, c->l2);
 	json_key(j, "l3"); json_uint(j, c->l3);
 	json_end_object(j);
+}
+
+void machine_json_features(struct json *j, uint64_t set)
+{
+	json_begin_array(j);
+	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
+		if (set & (UINT64_C(1) << b) && ucopy_feature_name(b))
+			json_string(j, ucopy_feature_name(b));
+	json_end_array(j);
 }
 
 void machine_json(struct json *j)

@@ -28,6 +28,9 @@ const char *machine_emulator(void);
 /* Writes the keys cpu {arch, vendor, family, model, stepping, brand},
  * features [...] and caches {l1d, l2, l3} into the object being written. */
 void machine_json_cpu(struct json *j);
+/* A feature set as machine_json_cpu() writes the CPU's: an array of the
+ * names of its bits, in the library's order. */
+void machine_json_features(struct json *j, uint64_t set);
 /* Writes the "machine" object: cpu {vendor, family, model, stepping, brand},
  * features [...], caches {l1d, l2, l3}, kernel, compiler, cflags, date,
  * emulator (machine_emulator(), or null). */

@@ -105,6 +105,11 @@ struct report_workloads {
 	struct stats_interval *vs_best;  /* time / the best policy's, paired */
 	size_t *best;             /* per workload: the best policy */
 	char reason[256];         /* why it did not run, or "" */
+	/* What the policies were resolved for: this CPU's features, or with
+	 * --assume-features (assume: the list as given, else NULL) the set
+	 * the list made of them.  Either way they ran fitted to this CPU. */
+	const char *assume;
+	uint64_t features;
 };
 
 /* ucopy_memcpy against libc on copy sequences: one row per size class or

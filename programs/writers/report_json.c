@@ -223,6 +223,14 @@ static void json_workloads(struct json *j, const struct report_workloads *w)
 	if (w->reason[0]) {
 		json_key(j, "reason"); json_string(j, w->reason);
 	}
+	/* Absent: the machine's own features, as in every report before it. */
+	if (w->assume) {
+		json_key(j, "assumed_features");
+		json_begin_object(j);
+		json_key(j, "list"); json_string(j, w->assume);
+		json_key(j, "features"); machine_json_features(j, w->features);
+		json_end_object(j);
+	}
 	json_key(j, "policies");
 	json_begin_array(j);
 	for (size_t p = 0; p < w->npol; p++) {

@@ -600,6 +600,16 @@ void report_write_html(FILE *f, const struct report *r)
 	html_para(f, NULL, "The Linux kernel's user-copy policies over the years, resolved for "
 	     "this CPU's features, and libc alone, on the copy patterns behind the "
 	     "reports that changed them.");
+	if (r->work.assume) {
+		char feats[512];
+		ucopy_features_format(r->work.features, " ", feats, sizeof feats);
+		fputs("<p class=\"note\" id=\"assumed-features\">", f);
+		html_printf(f, "Not this CPU's features: the policies and auto were resolved "
+			    "assuming --assume-features %s, which gives %s; then fitted to the "
+			    "kernels this CPU runs, which run at this CPU's speed. Every other "
+			    "section is this CPU's own.", r->work.assume, feats);
+		fputs("</p>\n", f);
+	}
 	table_workloads(f, r);
 
 	fputs("<h2 id=\"vs-libc\">ucopy against libc</h2>\n", f);

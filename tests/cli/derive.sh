@@ -57,7 +57,7 @@ PY
 printf 'not json\n' >"$tmp/text.json"
 usage_error "derive: a truncated gzip file" "cut.json.gz: not a whole gzip file" derive "$tmp/cut.json.gz"
 usage_error "derive: a truncated report" "cut.json: not JSON (line [0-9]*, column [0-9]*: .*): truncated" derive "$tmp/cut.json"
-usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-4" derive "$tmp/schema9.json"
+usage_error "derive: schema 9" "schema9.json: schema 9; this ucopy reads schemas 1-5" derive "$tmp/schema9.json"
 usage_error "derive: another architecture" "arm.json: measured on aarch64; this ucopy is built for x86_64" derive "$tmp/arm.json"
 usage_error "derive: not JSON" "text.json: not JSON" derive "$tmp/text.json"
 usage_error "derive: a family of 1e300" "bad-family.json: machine.cpu's family, model or stepping is not a whole number" \

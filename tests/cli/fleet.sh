@@ -55,7 +55,7 @@ usage_error "fleet: not JSON" "text.json: not JSON" fleet -o "$page" "$z4" "$dir
 usage_error "fleet: JSON that is not a report" "other.json: no machine.cpu .*not a ucopy report" fleet -o "$page" "$dir/other.json"
 usage_error "fleet: a truncated gzip file" "cut.json.gz: not a whole gzip file" fleet -o "$page" "$dir/cut.json.gz"
 usage_error "fleet: a corrupt gzip file" "corrupt.json.gz: not a whole gzip file (gzip -dc failed: truncated, corrupt" fleet -o "$page" "$dir/corrupt.json.gz"
-usage_error "fleet: an unknown schema" "schema99.json: schema 99; this ucopy reads schemas 1-4" fleet -o "$page" "$dir/schema99.json"
+usage_error "fleet: an unknown schema" "schema99.json: schema 99; this ucopy reads schemas 1-5" fleet -o "$page" "$dir/schema99.json"
 usage_error "fleet: a directory" "adir: a directory, not a report" fleet -o "$page" "$dir/adir"
 usage_error "fleet: a missing file" "nothing.json: cannot open: No such file" fleet -o "$page" "$dir/nothing.json"
 usage_error "fleet: no file at all" "no report given" fleet -o "$page"

@@ -191,7 +191,7 @@ check(not dd or os.environ.get("UCOPY_DATA_DIR") or dd["from"] == "source tree",
 check(dd and "<dt>Distributions</dt><dd>%d files in %s (%s)</dd>" % (len(du["rows"]), dd["path"], dd["from"]) in text,
       "the machine table's distributions: %s" % re.findall(r"<dt>Distributions</dt><dd>[^<]*</dd>", text))
 # The layout's version comes first (docs/report.md, "The JSON's schema").
-check(list(data)[:1] == ["schema"] and data["schema"] == 4, "schema: %r" % list(data.items())[:1])
+check(list(data)[:1] == ["schema"] and data["schema"] == 5, "schema: %r" % list(data.items())[:1])
 # Schema 4: every distribution row, in both regimes, timed ucopy against
 # each vector kernel this CPU runs alone (REPORT_DIST_KERNELS).
 vec = [k for k in ("sse2", "avx2", "avx512", "neon") if k in names]
@@ -228,9 +228,29 @@ for part in d["sweep"]:
 run derive "$dir/r.json"
 expect "report: ucopy derive reads the report back" sh -c "[ $rc -eq 0 ] && grep -q '^derived   ' '$out'"
 
-run report --quick --seconds 0.5 -q -o "$dir/d.html" --dist-dir data/distributions
+# One run for --dist-dir and --assume-features.  '-fsrm' removes nothing on
+# a CPU without FSRM, and is taken there as compare takes it.
+run report --quick --seconds 0.5 -q -o "$dir/d.html" --json "$dir/d.json" \
+	--dist-dir data/distributions --assume-features erms,-fsrm
 expect "report --dist-dir: the machine table names the directory and how it was found" \
 	sh -c "[ $rc -eq 0 ] && grep -q '<dt>Distributions</dt><dd>[0-9]* files in data/distributions (--dist-dir)</dd>' '$dir/d.html'"
+expect "report --assume-features: the JSON records the list and the set it gave" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["workloads"]["assumed_features"]
+assert a["list"] == "erms,-fsrm", a
+assert set(a["features"]) == (set(d["machine"]["features"]) | {"erms"}) - {"fsrm"}, a
+' "$dir/d.json"
+expect "report --assume-features: the page names the assumption, the findings too" sh -c "
+	grep -q '<p class=\"note\" id=\"assumed-features\">Not this CPU&#39;s features: the policies and auto were resolved assuming --assume-features erms,-fsrm, which gives [a-z0-9_ ]*erms' '$dir/d.html' &&
+	grep -q '<li>On the tcp-sendmsg workload (the policies resolved assuming erms,-fsrm)' '$dir/d.html'"
+expect "report: without --assume-features, nothing says one was assumed" sh -c "
+	! grep -q 'assumed-features' '$dir/r.html' &&
+	python3 -c 'import json,sys; assert \"assumed_features\" not in json.load(open(sys.argv[1]))[\"workloads\"]' '$dir/r.json'"
+usage_error "report: a bad --assume-features names the token" \
+	"bad --assume-features 'frob': unknown feature 'frob'" report --assume-features frob
+usage_error "report: --assume-features without a list" "option '--assume-features' needs a value" \
+	report --assume-features
 
 usage_error "report: bad budget" "bad budget '0'" report --seconds 0
 usage_error "report: budget not a number" "bad budget 'soon'" report --seconds soon
