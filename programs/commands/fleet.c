@@ -25,7 +25,10 @@ void help_fleet(FILE *f)
 	      "(two or more) and the policies the reports record.  The reports of one\n"
 	      "CPU (vendor, family, model, stepping, brand) are one machine, shown by\n"
 	      "its newest.  A report made under an emulator is shown, marked, and left\n"
-	      "out of every comparison.  `make fleet` runs it over data/machines.\n\n"
+	      "out of every comparison.  One made with `ucopy report --assume-features`\n"
+	      "is a column of its own, labelled with the list, in the machines table\n"
+	      "and the historic policies alone.  `make fleet` runs it over\n"
+	      "data/machines.\n\n"
 	      "  -o, --output FILE  the page (default fleet.html; - for stdout)\n"
 	      "  --json FILE        also write every number on the page as JSON\n"
 	      "  --skip-bad         leave out a file that is not a report this ucopy reads,\n"
@@ -138,11 +141,18 @@ int cmd_fleet(int argc, char **argv)
 	if (o.json)
 		fleet_write_json(json.f, &fl);
 	rc = outfile_commit_all((struct outfile *const[]){ &page, &json }, 2);
+	size_t nown = 0;
+	char assumed[64] = "";
+	for (size_t i = 0; i < fl.nm; i++)
+		nown += fleet_own_features(&fl, i);
+	if (nown < fl.nm)
+		snprintf(assumed, sizeof assumed, ", %zu column%s of assumed features",
+			 fl.nm - nown, fl.nm - nown == 1 ? "" : "s");
 	if (!rc && !o.quiet)
-		fprintf(stderr, "fleet: wrote %s%s%s (%zu machine%s)\n",
+		fprintf(stderr, "fleet: wrote %s%s%s (%zu machine%s%s)\n",
 			!strcmp(o.out, "-") ? "the page to stdout" : o.out, o.json ? " and " : "",
-			o.json ? (!strcmp(o.json, "-") ? "the JSON to stdout" : o.json) : "", fl.nm,
-			fl.nm == 1 ? "" : "s");
+			o.json ? (!strcmp(o.json, "-") ? "the JSON to stdout" : o.json) : "", nown,
+			nown == 1 ? "" : "s", assumed);
 out:
 	outfile_abandon(&page);
 	outfile_abandon(&json);

@@ -29,6 +29,18 @@ static const char *emulator_of(const struct fleet_file *x)
 	return e && *e ? e : NULL;
 }
 
+/* docs/report.md: absent in every report made without --assume-features. */
+static const struct jr_value *assumed_of(const struct fleet_file *x)
+{
+	return jr_get(jr_get(x->r.root, "workloads"), "assumed_features");
+}
+
+static const char *assume_of(const struct fleet_file *x)
+{
+	const struct jr_value *a = assumed_of(x);
+	return a ? str(jr_get(a, "list")) : NULL;
+}
+
 int fleet_add(struct fleet *f, const char *path, char *err, size_t errlen)
 {
 	if (f->nfile == FLEET_MAX_FILES) {
@@ -80,12 +92,33 @@ int fleet_compared(const struct fleet *f, size_t i)
 	return !f->m[i].emulator;
 }
 
+int fleet_own_features(const struct fleet *f, size_t i)
+{
+	return !f->m[i].assume;
+}
+
+/* Two assumptions are one when they gave one feature set, however the
+ * lists were spelt ("erms,-fsrm" and "-fsrm,erms"). */
+static int same_assumption(const struct fleet_file *a, const struct fleet_file *b)
+{
+	const struct jr_value *fa = jr_get(assumed_of(a), "features");
+	const struct jr_value *fb = jr_get(assumed_of(b), "features");
+	if (!assumed_of(a) || !assumed_of(b))
+		return !assumed_of(a) && !assumed_of(b);
+	if (jr_len(fa) != jr_len(fb))
+		return 0;
+	for (size_t i = 0; i < jr_len(fa); i++)
+		if (strcmp(str(jr_at(fa, i)), str(jr_at(fb, i))))
+			return 0;
+	return 1;
+}
+
 static int same_machine(const struct fleet_file *a, const struct fleet_file *b)
 {
 	const char *ea = emulator_of(a), *eb = emulator_of(b);
 	return !strcmp(a->r.cpu.arch, b->r.cpu.arch) && corpus_same_cpu(&a->r, &b->r) &&
 	       a->r.cpu.stepping == b->r.cpu.stepping && !strcmp(a->r.brand, b->r.brand) &&
-	       (ea && eb ? !strcmp(ea, eb) : ea == eb);
+	       (ea && eb ? !strcmp(ea, eb) : ea == eb) && same_assumption(a, b);
 }
 
 /*=====   What differs   =====*/
@@ -476,9 +509,11 @@ static int diff_libc(struct fleet *f, const size_t *mi, size_t n)
 	return rc;
 }
 
+/* The policy sentences take every compared column, an assumed feature set's
+ * too; the kernels and libc, each machine once. */
 static int differences(struct fleet *f)
 {
-	size_t mi[FLEET_MAX_MACHINES], n = 0;
+	size_t mi[FLEET_MAX_MACHINES], own[FLEET_MAX_MACHINES], n = 0, nown = 0;
 	int rc = 0;
 	for (size_t i = 0; i < f->nm; i++) {
 		if (fleet_compared(f, i))
@@ -486,13 +521,15 @@ static int differences(struct fleet *f)
 		else
 			rc |= say(f, "%s was measured under an emulator (%s): shown, and left out of "
 				  "every comparison of times.", f->m[i].name, f->m[i].emulator);
+		if (fleet_compared(f, i) && fleet_own_features(f, i))
+			own[nown++] = i;
 	}
-	if (n < 2)
+	if (nown < 2)
 		rc |= say(f, "%s machine to compare: the bands where the fastest kernel differs "
-			  "need two.", n ? "Only one" : "No");
+			  "need two.", nown ? "Only one" : "No");
 	else
-		rc = rc || diff_bands(f, "hot", mi, n) || diff_bands(f, "cold", mi, n);
-	return rc || diff_policies(f, mi, n) || diff_libc(f, mi, n) ? -1 : 0;
+		rc = rc || diff_bands(f, "hot", own, nown) || diff_bands(f, "cold", own, nown);
+	return rc || diff_policies(f, mi, n) || diff_libc(f, own, nown) ? -1 : 0;
 }
 
 /*=====   Machines   =====*/
@@ -554,7 +591,9 @@ static void judge(struct fleet *f, struct fleet_machine *m, struct corpus_report
 }
 
 /* Names that tell every machine apart: the brand, then its family and
- * model where two share one, then whether it ran under an emulator. */
+ * model where two share one, then whether it ran under an emulator; last
+ * the feature set its policies assumed, which two columns of one machine
+ * differ by. */
 static void name_machines(struct fleet *f)
 {
 	for (size_t i = 0; i < f->nm; i++) {
@@ -569,7 +608,8 @@ static void name_machines(struct fleet *f)
 		for (size_t i = 0; i < f->nm; i++) {
 			int dup = 0;
 			for (size_t j = 0; j < f->nm; j++)
-				dup |= j != i && !strcmp(f->m[i].name, f->m[j].name);
+				dup |= j != i && !strcmp(f->m[i].name, f->m[j].name) &&
+				       same_name(f->m[i].assume, f->m[j].assume);
 			if (!dup)
 				continue;
 			const struct corpus_report *r = &f->file[f->m[i].shown].r;
@@ -584,6 +624,12 @@ static void name_machines(struct fleet *f)
 				snprintf(extra, sizeof extra, " #%zu", i + 1);
 			snprintf(nm + len, sizeof f->m[i].name - len, "%s", extra);
 		}
+	for (size_t i = 0; i < f->nm; i++) {
+		size_t len = strlen(f->m[i].name);
+		if (f->m[i].assume)
+			snprintf(f->m[i].name + len, sizeof f->m[i].name - len, ", assuming %s",
+				 f->m[i].assume);
+	}
 }
 
 /* Machine i gets file x: its reports stay oldest first, the newest shown
@@ -632,13 +678,21 @@ int fleet_build(struct fleet *f, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	for (size_t i = 0; i < f->nm; i++)
+	for (size_t i = 0; i < f->nm; i++) {
 		f->m[i].emulator = emulator_of(&f->file[f->m[i].shown]);
+		f->m[i].assume = assume_of(&f->file[f->m[i].shown]);
+	}
 	name_machines(f);
 	struct corpus_report *r = malloc(CORPUS_MAX_REPORTS * sizeof *r);
 	int oom = !r;
-	for (size_t i = 0; i < f->nm && !oom; i++)
-		judge(f, &f->m[i], r, &oom);
+	for (size_t i = 0; i < f->nm && !oom; i++) {
+		if (f->m[i].assume)
+			snprintf(f->m[i].regret.why, sizeof f->m[i].regret.why, "its sweeps are its "
+				 "machine's own: an assumed feature set changes the historic "
+				 "policies alone");
+		else
+			judge(f, &f->m[i], r, &oom);
+	}
 	free(r);
 	if (oom || differences(f))
 		goto oom;

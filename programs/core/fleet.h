@@ -54,8 +54,11 @@ struct fleet_regret {
 };
 
 struct fleet_machine {
-	char name[128];             /* brand, or vendor, family and model; unique */
+	char name[160];             /* brand, or vendor, family and model, then
+				       ", assuming LIST"; unique */
 	const char *emulator;       /* machine.emulator; NULL: a CPU */
+	const char *assume;         /* workloads.assumed_features.list; NULL:
+				       its policies resolved for its own features */
 	size_t nfiles;
 	size_t file[CORPUS_MAX_REPORTS];   /* oldest first */
 	size_t shown;               /* the file whose numbers the page shows:
@@ -79,7 +82,8 @@ struct fleet {
 int fleet_add(struct fleet *f, const char *path, char *err, size_t errlen);
 
 /* Groups the files read into machines (the same CPU: architecture, vendor,
- * family, model, stepping and brand, and the same emulator), judges auto
+ * family, model, stepping and brand, the same emulator, and the same
+ * feature set assumed for the historic policies, or none), judges auto
  * on each and writes what differs.  @return : 0, or -1 with the reason in
  * err (no memory; more machines or reports of one machine than a page
  * holds). */
@@ -90,6 +94,11 @@ void fleet_free(struct fleet *f);
 const struct jr_value *fleet_root(const struct fleet *f, size_t i);
 /* 1 when machine i's timings are compared: not measured under an emulator. */
 int fleet_compared(const struct fleet *f, size_t i);
+/* 1 when machine i's reports resolved the historic policies for their own
+ * features.  A column of an assumed set is its machine again in every
+ * other section (the sweeps, the distributions, auto's regret): it counts
+ * in the historic policies alone. */
+int fleet_own_features(const struct fleet *f, size_t i);
 
 /* The fastest kernel at `size` in a report's segments for cache ("hot",
  * "cold"): the segment holding it, or between two segments the nearer

@@ -112,6 +112,9 @@ static void machine(struct json *j, const struct fleet *fl, size_t i)
 	json_key(j, "name"); json_string(j, m->name);
 	json_key(j, "compared"); json_bool(j, fleet_compared(fl, i));
 	json_key(j, "emulator"); json_string(j, m->emulator);
+	/* The report's own key; null: the machine's own features. */
+	json_key(j, "assumed_features");
+	copy(j, jr_get(jr_get(root, "workloads"), "assumed_features"));
 	for (size_t k = 0; k < sizeof from_machine / sizeof *from_machine; k++) {
 		json_key(j, from_machine[k]);
 		copy(j, jr_get(mc, from_machine[k]));

@@ -26,11 +26,18 @@ struct cols {
 	size_t m[FLEET_MAX_MACHINES];
 };
 
-static void cols_of(const struct fleet *fl, int compared_only, struct cols *c)
+/* Which columns a section shows: every one; those whose times are compared
+ * (no emulator), an assumed feature set's too, for the historic policies;
+ * or those and each machine once, for every section that shows its sweeps
+ * and distributions, which an assumed set leaves as they were. */
+enum cols_which { COLS_ALL, COLS_POLICIES, COLS_TIMES };
+
+static void cols_of(const struct fleet *fl, enum cols_which which, struct cols *c)
 {
 	c->n = 0;
 	for (size_t i = 0; i < fl->nm; i++)
-		if (!compared_only || fleet_compared(fl, i))
+		if (which == COLS_ALL || (fleet_compared(fl, i) &&
+					  (which == COLS_POLICIES || fleet_own_features(fl, i))))
 			c->m[c->n++] = i;
 }
 
@@ -87,8 +94,8 @@ static void grid_end(FILE *f)
 
 /*=====   1. The machines   =====*/
 
-enum { M_CPU, M_FEATURES, M_CACHES, M_KERNEL, M_COMPILER, M_DATE, M_UCOPY, M_EMULATOR,
-       M_REPORTS, M_ROWS };
+enum { M_CPU, M_FEATURES, M_ASSUMED, M_CACHES, M_KERNEL, M_COMPILER, M_DATE, M_UCOPY,
+       M_EMULATOR, M_REPORTS, M_ROWS };
 
 static void machine_cell(FILE *f, const struct fleet *fl, size_t i, int row)
 {
@@ -110,6 +117,21 @@ static void machine_cell(FILE *f, const struct fleet *fl, size_t i, int row)
 		if (!pos)
 			snprintf(buf, sizeof buf, "none detected");
 		break;
+	case M_ASSUMED: {
+		const struct jr_value *a = jr_get(jr_get(root, "workloads"), "assumed_features");
+		if (!m->assume) {
+			snprintf(buf, sizeof buf, "none: its own");
+			break;
+		}
+		snprintf(buf, sizeof buf, "%s", m->assume);
+		for (size_t k = 0; k < jr_len(jr_get(a, "features")) && pos < sizeof more; k++)
+			pos += (size_t)snprintf(more + pos, sizeof more - pos, "%s%s",
+						k ? " " : "gives ", str(jr_at(jr_get(a, "features"), k)));
+		if (pos < sizeof more)
+			snprintf(more + pos, sizeof more - pos, "%s",
+				 pos ? "; for the historic policies alone" : "the empty set");
+		break;
+	}
 	case M_CACHES: {
 		static const char *const key[] = { "l1d", "l2", "l3" }, *const name[] = { "L1d", "L2", "L3" };
 		for (int k = 0; k < 3 && pos < sizeof buf; k++) {
@@ -167,19 +189,22 @@ static void machine_cell(FILE *f, const struct fleet *fl, size_t i, int row)
 static void section_machines(FILE *f, const struct fleet *fl)
 {
 	static const char *const label[M_ROWS] = {
-		"CPU", "Features", "Caches", "Kernel", "Compiler", "Date", "ucopy", "Emulator",
-		"Reports",
+		"CPU", "Features", "Policies resolved assuming", "Caches", "Kernel", "Compiler",
+		"Date", "ucopy", "Emulator", "Reports",
 	};
 	static const char *const key[M_ROWS] = {
-		"cpu", "features", "caches", "kernel", "compiler", "date", "ucopy", "emulator",
-		"reports",
+		"cpu", "features", "assumed", "caches", "kernel", "compiler", "date", "ucopy",
+		"emulator", "reports",
 	};
 	struct cols c;
-	cols_of(fl, 0, &c);
+	cols_of(fl, COLS_ALL, &c);
 	fputs("<h2 id=\"machines\">The machines</h2>\n", f);
 	html_para(f, NULL, "Each column is one machine: the reports of one CPU (vendor, family, "
-		  "model, stepping and brand) under one emulator or none. Its numbers below are "
-		  "its newest report's; auto's regret uses all of its reports.");
+		  "model, stepping and brand) under one emulator or none, with its own features "
+		  "or one feature set assumed for the historic policies (ucopy report "
+		  "--assume-features), which is a column of its own and shown only there. Its "
+		  "numbers below are its newest report's; auto's regret uses all of its "
+		  "reports.");
 	grid_begin(f, fl, &c, "t-machines", "The machines and their reports", "machine");
 	for (int row = 0; row < M_ROWS; row++) {
 		row_begin(f, key[row], label[row]);
@@ -335,7 +360,7 @@ static void section_winners(FILE *f, const struct fleet *fl)
 {
 	struct cols c;
 	struct kernels k;
-	cols_of(fl, 1, &c);
+	cols_of(fl, COLS_TIMES, &c);
 	kernels_of(fl, &c, &k);
 	fputs("<h2 id=\"winners\">Who wins where</h2>\n", f);
 	html_para(f, NULL, "Per machine, the fastest kernel by copy size (log axis, 1 B to 64 "
@@ -352,7 +377,8 @@ static void section_winners(FILE *f, const struct fleet *fl)
 	}
 	fputs("</ul>\n", f);
 	if (!c.n)
-		html_para(f, "note", "No machine to show: every report was made under an emulator.");
+		html_para(f, "note", "No machine to show: every column was measured under an "
+			  "emulator or is an assumed feature set.");
 	else
 		strips(f, fl, &c, &k);
 	if (k.n > 12)
@@ -474,7 +500,7 @@ static void table_cliffs(FILE *f, const struct fleet *fl, const struct cols *c)
 static void section_libc(FILE *f, const struct fleet *fl)
 {
 	struct cols c;
-	cols_of(fl, 1, &c);
+	cols_of(fl, COLS_TIMES, &c);
 	fputs("<h2 id=\"vs-libc\">ucopy against libc</h2>\n", f);
 	html_para(f, NULL, "ucopy_memcpy (each machine's active policy) over libc's memcpy, "
 		  "interleaved on the same random sequence of copies: below 1 ucopy is faster. "
@@ -586,15 +612,16 @@ static void section_policies(FILE *f, const struct fleet *fl)
 	struct cols c;
 	const char *name[32];
 	size_t n = 0;
-	cols_of(fl, 1, &c);
+	cols_of(fl, COLS_POLICIES, &c);
 	fputs("<h2 id=\"policies\">Historic policies across machines</h2>\n", f);
 	html_para(f, NULL, "The Linux kernel's user-copy policies, auto and libc alone, each "
 		  "resolved for the machine's own features, on the workloads of ucopy compare. "
 		  "A cell is the policy's time over the fastest policy's on that machine; "
 		  "\"behind\" (red) where the whole 95% interval lies above 1.05.");
-	html_para(f, "note", "A report does not record a feature set assumed with "
-		  "--assume-features: every column is its machine's own features. Replay an "
-		  "ERMS-only Xeon's policies with ucopy compare --assume-features.");
+	html_para(f, "note", "A column \"assuming LIST\" is a machine whose report resolved "
+		  "the policies for its features changed by LIST (an ERMS-only Xeon's on an "
+		  "FSRM machine: ucopy report --assume-features erms,-fsrm), then ran them "
+		  "fitted to the kernels it runs, at its own speed.");
 	for (size_t i = 0; i < c.n; i++) {
 		const struct jr_value *ws = jr_get(jr_get(fleet_root(fl, c.m[i]), "workloads"),
 						   "workloads");
@@ -660,7 +687,7 @@ static void regret_cell(FILE *f, const struct fleet_regret *g, int row)
 static void section_regret(FILE *f, const struct fleet *fl)
 {
 	struct cols c;
-	cols_of(fl, 1, &c);
+	cols_of(fl, COLS_TIMES, &c);
 	fputs("<h2 id=\"regret\">auto's regret and the policies chosen</h2>\n", f);
 	html_para(f, NULL, "auto's regret, as ucopy regret computes it from a machine's own "
 		  "reports (two or more): per size swept, the time of the kernel auto's policy "
@@ -743,14 +770,21 @@ static void section_left_out(FILE *f, const struct fleet *fl)
 
 void fleet_write_html(FILE *f, const struct fleet *fl)
 {
-	size_t nrep = 0;
-	char sub[160];
-	for (size_t i = 0; i < fl->nm; i++)
+	size_t nrep = 0, nown = 0;
+	char sub[240];
+	for (size_t i = 0; i < fl->nm; i++) {
 		nrep += fl->m[i].nfiles;
+		nown += fleet_own_features(fl, i);
+	}
 	html_begin(f, "ucopy fleet");
 	fputs("<h1>ucopy fleet</h1>\n", f);
 	snprintf(sub, sizeof sub, "Copy performance of %zu machine%s side by side, from %zu "
-		 "report%s.", fl->nm, fl->nm == 1 ? "" : "s", nrep, nrep == 1 ? "" : "s");
+		 "report%s", nown, nown == 1 ? "" : "s", nrep, nrep == 1 ? "" : "s");
+	if (nown < fl->nm)
+		snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; %zu column%s of historic "
+			 "policies resolved for an assumed feature set", fl->nm - nown,
+			 fl->nm - nown == 1 ? "" : "s");
+	snprintf(sub + strlen(sub), sizeof sub - strlen(sub), ".");
 	html_para(f, "sub", sub);
 	section_machines(f, fl);
 	fputs("<h2 id=\"differs\">What differs</h2>\n", f);

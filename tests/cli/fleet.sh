@@ -166,6 +166,57 @@ EOF
 expect "fleet: what differs, on crafted reports" sh -c "[ $rc -eq 0 ] && [ ! -s '$dir/ab.check' ]"
 [ -s "$dir/ab.check" ] && sed 's/^/  /' "$dir/ab.check"
 
+# An assumed feature set: a copy of a real report as --assume-features
+# erms,-fsrm writes it, one policy behind on tcp-sendmsg there alone.  Its
+# own column and the assumed one: the assumed one labelled, in the machines
+# table and the historic policies, in no other section, and the only machine
+# of a policy sentence.
+python3 - "$z5" "$dir" <<'EOF'
+import gzip, json, sys
+r = json.load(gzip.open(sys.argv[1]))
+r["schema"] = 5
+feats = [f for f in r["machine"]["features"] if f != "fsrm"]
+r["workloads"]["assumed_features"] = {"list": "erms,-fsrm", "features": feats}
+for w in r["workloads"]["workloads"]:
+    for x in w["results"]:
+        if w["name"] == "tcp-sendmsg" and x["policy"] == "linux-6.4-rc1":
+            x["vs_best"] = {"est": 1.43, "lo": 1.40, "hi": 1.46}
+json.dump(r, open(sys.argv[2] + "/assumed.json", "w"))
+EOF
+run fleet -o "$dir/assumed.html" --json - "$z5" "$dir/assumed.json"
+python3 - "$out" "$dir/assumed.html" <<'EOF' >"$dir/assumed.check" 2>&1
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+page = open(sys.argv[2]).read()
+own, assumed = "Oxide Virtual Turin-like Processor", "Oxide Virtual Turin-like Processor, assuming erms,-fsrm"
+m = {x["name"]: x for x in d["machines"]}
+assert set(m) == {own, assumed}, m.keys()
+assert m[own]["assumed_features"] is None, m[own]["assumed_features"]
+assert m[assumed]["assumed_features"]["list"] == "erms,-fsrm", m[assumed]
+assert "fsrm" not in m[assumed]["assumed_features"]["features"]
+def table(tid):
+    t = re.search(r'<table class="data fleet" id="%s">.*?</table>' % tid, page, re.S)
+    return t.group(0) if t else ""
+def svg(sid):
+    t = re.search(r'<svg[^>]* id="%s".*?</svg>' % sid, page, re.S)
+    return t.group(0) if t else ""
+heads = lambda t: re.findall(r'<th scope="col" data-machine="\d+">([^<]*)</th>', t)
+for tid in ("t-machines", "t-work-tcp-sendmsg", "t-work-aio-poll", "t-work-cold-read"):
+    assert heads(table(tid)) == [own, assumed], (tid, heads(table(tid)))
+for tid in ("t-classes", "t-dists", "t-cliff", "t-regret"):
+    assert heads(table(tid)) == [own], (tid, heads(table(tid)))
+assert svg("chart-winners") and "assuming" not in svg("chart-winners")
+assert re.search(r'<tr data-row="assumed">.*?<td>none: its own</td><td>erms,-fsrm<span class="more">gives [a-z0-9_ ]*; for the historic policies alone</span></td>', page), "no assumed row"
+assert "does not record" not in page and "not recorded" not in page.replace("commit not recorded", "")
+pol = [s for s in d["differences"] if s.startswith("On tcp-sendmsg, linux-6.4-rc1")]
+want = "On tcp-sendmsg, linux-6.4-rc1 is 5%% or more behind the fastest policy on %s (1.43" % assumed
+assert len(pol) == 1 and pol[0].startswith(want) and pol[0].endswith("not on %s." % own), pol
+assert not [s for s in d["differences"] if "assuming" in s and not s.startswith("On ")], d["differences"]
+assert "Only one machine to compare" in " ".join(d["differences"])
+EOF
+expect "fleet: an assumed feature set is its own column, of the policies alone" sh -c "[ $rc -eq 0 ] && [ ! -s '$dir/assumed.check' ]"
+[ -s "$dir/assumed.check" ] && sed 's/^/  /' "$dir/assumed.check"
+
 # 20 machines: two real reports and 18 variants of them (other brands,
 # models and dates, every time scaled), rendered at 1280 px.
 python3 - "$z4" "$z5" "$dir/many" <<'EOF'
