@@ -151,8 +151,8 @@ int cmd_fleet(int argc, char **argv)
 	if (!rc && !o.quiet)
 		fprintf(stderr, "fleet: wrote %s%s%s (%zu machine%s%s)\n",
 			!strcmp(o.out, "-") ? "the page to stdout" : o.out, o.json ? " and " : "",
-			o.json ? (!strcmp(o.json, "-") ? "the JSON to stdout" : o.json) : "", nown,
-			nown == 1 ? "" : "s", assumed);
+			o.json ? (!strcmp(o.json, "-") ? "the JSON to stdout" : o.json) : "", fl.ncpu,
+			fl.ncpu == 1 ? "" : "s", assumed);
 out:
 	outfile_abandon(&page);
 	outfile_abandon(&json);

@@ -113,12 +113,18 @@ static int same_assumption(const struct fleet_file *a, const struct fleet_file *
 	return 1;
 }
 
-static int same_machine(const struct fleet_file *a, const struct fleet_file *b)
+/* One CPU under one emulator or none: the columns of one machine. */
+static int same_cpu(const struct fleet_file *a, const struct fleet_file *b)
 {
 	const char *ea = emulator_of(a), *eb = emulator_of(b);
 	return !strcmp(a->r.cpu.arch, b->r.cpu.arch) && corpus_same_cpu(&a->r, &b->r) &&
 	       a->r.cpu.stepping == b->r.cpu.stepping && !strcmp(a->r.brand, b->r.brand) &&
-	       (ea && eb ? !strcmp(ea, eb) : ea == eb) && same_assumption(a, b);
+	       (ea && eb ? !strcmp(ea, eb) : ea == eb);
+}
+
+static int same_machine(const struct fleet_file *a, const struct fleet_file *b)
+{
+	return same_cpu(a, b) && same_assumption(a, b);
 }
 
 /*=====   What differs   =====*/
@@ -592,8 +598,9 @@ static void judge(struct fleet *f, struct fleet_machine *m, struct corpus_report
 
 /* Names that tell every machine apart: the brand, then its family and
  * model where two share one, then whether it ran under an emulator; last
- * the feature set its policies assumed, which two columns of one machine
- * differ by. */
+ * the feature set its policies assumed, which tells apart the columns of
+ * one machine alone: two machines of one brand are told apart first,
+ * whatever they assumed. */
 static void name_machines(struct fleet *f)
 {
 	for (size_t i = 0; i < f->nm; i++) {
@@ -604,13 +611,17 @@ static void name_machines(struct fleet *f)
 			snprintf(f->m[i].name, sizeof f->m[i].name, "%s family %u model %u",
 				 r->cpu.vendor, r->cpu.family, r->cpu.model);
 	}
-	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = 0; i < f->nm; i++) {
-			int dup = 0;
+	for (int pass = 0; pass < 3; pass++) {
+		/* Every name that a pass lengthens is found before any is, so
+		 * that the last of a shared name is told apart too. */
+		int dup[FLEET_MAX_MACHINES] = { 0 };
+		for (size_t i = 0; i < f->nm; i++)
 			for (size_t j = 0; j < f->nm; j++)
-				dup |= j != i && !strcmp(f->m[i].name, f->m[j].name) &&
-				       same_name(f->m[i].assume, f->m[j].assume);
-			if (!dup)
+				dup[i] |= j != i && !strcmp(f->m[i].name, f->m[j].name) &&
+					  !(same_cpu(&f->file[f->m[i].shown], &f->file[f->m[j].shown]) &&
+					    !same_name(f->m[i].assume, f->m[j].assume));
+		for (size_t i = 0; i < f->nm; i++) {
+			if (!dup[i])
 				continue;
 			const struct corpus_report *r = &f->file[f->m[i].shown].r;
 			char extra[96], *nm = f->m[i].name;
@@ -624,6 +635,7 @@ static void name_machines(struct fleet *f)
 				snprintf(extra, sizeof extra, " #%zu", i + 1);
 			snprintf(nm + len, sizeof f->m[i].name - len, "%s", extra);
 		}
+	}
 	for (size_t i = 0; i < f->nm; i++) {
 		size_t len = strlen(f->m[i].name);
 		if (f->m[i].assume)
@@ -679,8 +691,12 @@ int fleet_build(struct fleet *f, char *err, size_t errlen)
 		}
 	}
 	for (size_t i = 0; i < f->nm; i++) {
+		size_t j = 0;
 		f->m[i].emulator = emulator_of(&f->file[f->m[i].shown]);
 		f->m[i].assume = assume_of(&f->file[f->m[i].shown]);
+		while (j < i && !same_cpu(&f->file[f->m[i].shown], &f->file[f->m[j].shown]))
+			j++;
+		f->ncpu += j == i;
 	}
 	name_machines(f);
 	struct corpus_report *r = malloc(CORPUS_MAX_REPORTS * sizeof *r);

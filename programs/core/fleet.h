@@ -71,6 +71,9 @@ struct fleet {
 	size_t nfile;
 	struct fleet_machine *m;
 	size_t nm;
+	size_t ncpu;                /* machines told apart by CPU and emulator:
+				       nm less the columns that assumed another
+				       feature set on one of them */
 	char **diff;                /* what differs, one sentence each */
 	size_t ndiff;
 };

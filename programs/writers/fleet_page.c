@@ -779,7 +779,7 @@ void fleet_write_html(FILE *f, const struct fleet *fl)
 	html_begin(f, "ucopy fleet");
 	fputs("<h1>ucopy fleet</h1>\n", f);
 	snprintf(sub, sizeof sub, "Copy performance of %zu machine%s side by side, from %zu "
-		 "report%s", nown, nown == 1 ? "" : "s", nrep, nrep == 1 ? "" : "s");
+		 "report%s", fl->ncpu, fl->ncpu == 1 ? "" : "s", nrep, nrep == 1 ? "" : "s");
 	if (nown < fl->nm)
 		snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "; %zu column%s of historic "
 			 "policies resolved for an assumed feature set", fl->nm - nown,

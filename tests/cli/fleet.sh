@@ -182,6 +182,8 @@ for w in r["workloads"]["workloads"]:
         if w["name"] == "tcp-sendmsg" and x["policy"] == "linux-6.4-rc1":
             x["vs_best"] = {"est": 1.43, "lo": 1.40, "hi": 1.46}
 json.dump(r, open(sys.argv[2] + "/assumed.json", "w"))
+r["machine"]["cpu"]["model"] = 99
+json.dump(r, open(sys.argv[2] + "/assumed-other.json", "w"))
 EOF
 run fleet -o "$dir/assumed.html" --json - "$z5" "$dir/assumed.json"
 python3 - "$out" "$dir/assumed.html" <<'EOF' >"$dir/assumed.check" 2>&1
@@ -216,6 +218,16 @@ assert "Only one machine to compare" in " ".join(d["differences"])
 EOF
 expect "fleet: an assumed feature set is its own column, of the policies alone" sh -c "[ $rc -eq 0 ] && [ ! -s '$dir/assumed.check' ]"
 [ -s "$dir/assumed.check" ] && sed 's/^/  /' "$dir/assumed.check"
+# Another CPU of the same brand, assuming the same: the CPUs told apart
+# first, so that no column's name could be another machine's.
+run fleet -o "$dir/assumed2.html" --json - "$z5" "$dir/assumed.json" "$dir/assumed-other.json"
+expect "fleet: two CPUs of one brand are told apart before their assumption" python3 -c '
+import json, sys
+names = sorted(m["name"] for m in json.load(open(sys.argv[1]))["machines"])
+b = "Oxide Virtual Turin-like Processor"
+assert names == [b + " (x86_64 26/2/1)", b + " (x86_64 26/2/1), assuming erms,-fsrm",
+                 b + " (x86_64 26/99/1), assuming erms,-fsrm"], names
+' "$out"
 
 # 20 machines: two real reports and 18 variants of them (other brands,
 # models and dates, every time scaled), rendered at 1280 px.
