@@ -115,6 +115,15 @@ $(B)/programs/core/datadir.o: $(B)/paths.stamp
 # child.o likewise for libucopy-preload.so (programs/core/child.h).
 $(B)/programs/core/child.o: PRG_CPPFLAGS += -DUCOPY_LIBDIR='"$(LIBDIR)"'
 $(B)/programs/core/child.o: $(B)/paths.stamp
+# machine.o likewise for the commit the command is built from, which the
+# report records (programs/core/machine.h); "unknown" outside a checkout of
+# its own (a release tarball unpacked inside another repository included).
+UCOPY_COMMIT := $(if $(wildcard .git),$(shell git describe --always --dirty --abbrev=12 2>/dev/null),)
+$(B)/programs/core/machine.o: PRG_CPPFLAGS += -DUCOPY_COMMIT='"$(or $(UCOPY_COMMIT),unknown)"'
+$(B)/programs/core/machine.o: $(B)/commit.stamp
+$(B)/commit.stamp: FORCE
+	@mkdir -p $(B)
+	$(Q)echo '$(UCOPY_COMMIT)' | cmp -s - $@ || echo '$(UCOPY_COMMIT)' >$@
 INSTALL_PATHS := $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(DISTDIR)
 $(B)/paths.stamp: FORCE
 	@mkdir -p $(B)

@@ -64,6 +64,16 @@ const char *machine_cflags(void)
 	return UCOPY_CFLAGS;
 }
 
+/* The Makefile passes `git describe`'s answer for the checkout it builds. */
+#ifndef UCOPY_COMMIT
+#define UCOPY_COMMIT "unknown"
+#endif
+
+const char *machine_commit(void)
+{
+	return UCOPY_COMMIT;
+}
+
 void machine_json_cpu(struct json *j)
 {
 	const struct ucopy_cpu *c = ucopy_cpu();

@@ -18,6 +18,10 @@ void machine_cpu_line(char *buf, size_t len);
 const char *machine_kernel(void);
 const char *machine_compiler(void);
 const char *machine_cflags(void);
+/* The commit the command was built from, as `git describe --always --dirty`
+ * gave it ("0123456789ab", "v0.1.0-3-g0123456789ab-dirty"), or "unknown"
+ * when it was not built from a git checkout. */
+const char *machine_commit(void);
 /* The user-mode emulator this process runs under ("/usr/bin/qemu-aarch64"),
  * or NULL on a real CPU (a VM's included).  qemu-user answers
  * /proc/self/exe with the guest program, but not the kernel's

@@ -47,6 +47,7 @@ static void reports(struct json *j, const struct fleet *fl, const struct fleet_m
 		json_key(j, "date"); copy(j, jr_get(x->r.root, "date"));
 		json_key(j, "schema"); json_uint(j, x->r.schema);
 		json_key(j, "ucopy_version"); copy(j, jr_get(x->r.root, "ucopy_version"));
+		json_key(j, "ucopy_commit"); copy(j, jr_get(x->r.root, "ucopy_commit"));
 		json_key(j, "shown"); json_bool(j, m->file[k] == m->shown);
 		json_key(j, "same_date_as");
 		json_string(j, x->same_date >= 0 ? fl->file[x->same_date].r.path : NULL);
@@ -119,8 +120,8 @@ static void machine(struct json *j, const struct fleet *fl, size_t i)
 		json_key(j, from_machine[k]);
 		copy(j, jr_get(mc, from_machine[k]));
 	}
-	/* Reports do not record the commit they were made at. */
-	json_key(j, "commit"); json_null(j);
+	/* Null: a report before schema 5, which did not record it. */
+	json_key(j, "commit"); copy(j, jr_get(root, "ucopy_commit"));
 	json_key(j, "reports"); reports(j, fl, m);
 	for (size_t k = 0; k < sizeof from_report / sizeof *from_report; k++) {
 		json_key(j, from_report[k]);

@@ -156,7 +156,9 @@ static void machine_cell(FILE *f, const struct fleet *fl, size_t i, int row)
 		break;
 	case M_UCOPY:
 		snprintf(buf, sizeof buf, "%s", str(jr_get(root, "ucopy_version")));
-		snprintf(more, sizeof more, "report schema %u; commit not recorded", r->schema);
+		snprintf(more, sizeof more, "report schema %u; commit %s", r->schema,
+			 jr_get(root, "ucopy_commit") ? str(jr_get(root, "ucopy_commit"))
+						      : "not recorded (before schema 5)");
 		break;
 	case M_EMULATOR:
 		if (m->emulator)

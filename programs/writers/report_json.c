@@ -278,6 +278,7 @@ void report_write_json(FILE *f, const struct report *r)
 	json_key(&j, "machine");
 	machine_json(&j);
 	json_key(&j, "ucopy_version"); json_string(&j, ucopy_version_string());
+	json_key(&j, "ucopy_commit"); json_string(&j, machine_commit());
 	json_key(&j, "date"); json_string(&j, r->date);
 	json_key(&j, "command"); json_string(&j, r->command);
 	json_key(&j, "budget_seconds"); json_double(&j, r->budget);

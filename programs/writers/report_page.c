@@ -49,7 +49,8 @@ static void header(FILE *f, const struct report *r)
 	meta(f, "Kernel", machine_kernel());
 	snprintf(buf, sizeof buf, "%s, flags %s", machine_compiler(), machine_cflags());
 	meta(f, "Compiler", buf);
-	meta(f, "ucopy", ucopy_version_string());
+	snprintf(buf, sizeof buf, "%s, commit %s", ucopy_version_string(), machine_commit());
+	meta(f, "ucopy", buf);
 	snprintf(buf, sizeof buf, "%s (%s)", r->policy.active, r->policy.active_source);
 	meta(f, "Active policy", buf);
 	meta(f, "auto's row", r->policy.auto_row);

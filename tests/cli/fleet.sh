@@ -175,6 +175,7 @@ python3 - "$z5" "$dir" <<'EOF'
 import gzip, json, sys
 r = json.load(gzip.open(sys.argv[1]))
 r["schema"] = 5
+r["ucopy_commit"] = "0123456789ab-dirty"
 feats = [f for f in r["machine"]["features"] if f != "fsrm"]
 r["workloads"]["assumed_features"] = {"list": "erms,-fsrm", "features": feats}
 for w in r["workloads"]["workloads"]:
@@ -194,6 +195,9 @@ own, assumed = "Oxide Virtual Turin-like Processor", "Oxide Virtual Turin-like P
 m = {x["name"]: x for x in d["machines"]}
 assert set(m) == {own, assumed}, m.keys()
 assert m[own]["assumed_features"] is None, m[own]["assumed_features"]
+# The commit: schema 5's, and "not recorded" for the schema 4 original.
+assert m[assumed]["commit"] == "0123456789ab-dirty" and m[own]["commit"] is None, m[assumed]["commit"]
+assert "commit 0123456789ab-dirty" in page and "commit not recorded (before schema 5)" in page
 assert m[assumed]["assumed_features"]["list"] == "erms,-fsrm", m[assumed]
 assert "fsrm" not in m[assumed]["assumed_features"]["features"]
 def table(tid):

@@ -225,6 +225,19 @@ for part in d["sweep"]:
                    for p in timed), (part["cache"], n)
         assert any(abs(p["vs_best"]["est"] - 1) < 1e-9 for p in timed), (part["cache"], n)
 ' "$dir/r.json"
+# The commit: where the command was built in a checkout of its own (CI
+# builds a clone), git describe's answer, which holds HEAD's hash (a test
+# may have touched the tree since, so "-dirty" is not compared); else
+# "unknown".
+head=
+[ -e .git ] && command -v git >/dev/null && head=$(git rev-parse --short=12 HEAD 2>/dev/null)
+expect "report: the JSON and the page name the commit the command was built from (${head:-unknown})" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, head = d["ucopy_commit"], sys.argv[3]
+assert (head in c) if head else c == "unknown", (c, head)
+assert ("commit " + c) in open(sys.argv[2]).read()
+' "$dir/r.json" "$dir/r.html" "$head"
 run derive "$dir/r.json"
 expect "report: ucopy derive reads the report back" sh -c "[ $rc -eq 0 ] && grep -q '^derived   ' '$out'"
 
