@@ -241,22 +241,29 @@ assert ("commit " + c) in open(sys.argv[2]).read()
 run derive "$dir/r.json"
 expect "report: ucopy derive reads the report back" sh -c "[ $rc -eq 0 ] && grep -q '^derived   ' '$out'"
 
-# One run for --dist-dir and --assume-features.  '-fsrm' removes nothing on
-# a CPU without FSRM, and is taken there as compare takes it.
+# One run for --dist-dir and --assume-features.  A removal of a feature the
+# CPU lacks changes nothing, and is taken as compare takes it ('-fsrm' on a
+# CPU without FSRM, '-sve' on one without SVE).
+if [ "$(ucopy_arch)" = aarch64 ]; then
+	add=asimd del=sve
+else
+	add=erms del=fsrm
+fi
 run report --quick --seconds 0.5 -q -o "$dir/d.html" --json "$dir/d.json" \
-	--dist-dir data/distributions --assume-features erms,-fsrm
+	--dist-dir data/distributions --assume-features "$add,-$del"
 expect "report --dist-dir: the machine table names the directory and how it was found" \
 	sh -c "[ $rc -eq 0 ] && grep -q '<dt>Distributions</dt><dd>[0-9]* files in data/distributions (--dist-dir)</dd>' '$dir/d.html'"
 expect "report --assume-features: the JSON records the list and the set it gave" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 a = d["workloads"]["assumed_features"]
-assert a["list"] == "erms,-fsrm", a
-assert set(a["features"]) == (set(d["machine"]["features"]) | {"erms"}) - {"fsrm"}, a
-' "$dir/d.json"
+add, drop = sys.argv[2], sys.argv[3]
+assert a["list"] == add + ",-" + drop, a
+assert set(a["features"]) == (set(d["machine"]["features"]) | {add}) - {drop}, a
+' "$dir/d.json" "$add" "$del"
 expect "report --assume-features: the page names the assumption, the findings too" sh -c "
-	grep -q '<p class=\"note\" id=\"assumed-features\">Not this CPU&#39;s features: the policies and auto were resolved assuming --assume-features erms,-fsrm, which gives [a-z0-9_ ]*erms' '$dir/d.html' &&
-	grep -q '<li>On the tcp-sendmsg workload (the policies resolved assuming erms,-fsrm)' '$dir/d.html'"
+	grep -q '<p class=\"note\" id=\"assumed-features\">Not this CPU&#39;s features: the policies and auto were resolved assuming --assume-features $add,-$del, which gives [a-z0-9_ ]*$add' '$dir/d.html' &&
+	grep -q '<li>On the tcp-sendmsg workload (the policies resolved assuming $add,-$del)' '$dir/d.html'"
 expect "report: without --assume-features, nothing says one was assumed" sh -c "
 	! grep -q 'assumed-features' '$dir/r.html' &&
 	python3 -c 'import json,sys; assert \"assumed_features\" not in json.load(open(sys.argv[1]))[\"workloads\"]' '$dir/r.json'"
