@@ -45,6 +45,20 @@ void html_item(FILE *f, const char *s)
 	fputs("</li>\n", f);
 }
 
+void html_code_item(FILE *f, const char *cls, const char *code, const char *what)
+{
+	fputs(cls ? "<li class=\"" : "<li>", f);
+	if (cls) {
+		html_escape(f, cls);
+		fputs("\">", f);
+	}
+	fputs("<code>", f);
+	html_escape(f, code);
+	fputs("</code>: ", f);
+	html_escape(f, what);
+	fputs("</li>\n", f);
+}
+
 void html_printf(FILE *f, const char *fmt, ...)
 {
 	char small[512];

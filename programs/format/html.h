@@ -23,6 +23,9 @@ void html_para(FILE *f, const char *cls, const char *s);
  * "</ul>\n". */
 void html_list_begin(FILE *f, const char *cls, const char *id);
 void html_item(FILE *f, const char *s);
+/* An item naming a thing: <li class=CLS><code>CODE</code>: WHAT</li>, both
+ * escaped (cls NULL: none). */
+void html_code_item(FILE *f, const char *cls, const char *code, const char *what);
 /* printf into the page, escaping the result. */
 void html_printf(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

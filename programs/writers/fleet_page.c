@@ -753,11 +753,9 @@ static void section_left_out(FILE *f, const struct fleet *fl)
 	fputs("<h2 id=\"left-out\">Left out</h2>\n<ul id=\"skipped\">\n", f);
 	for (size_t i = 0; i < fl->nfile; i++)
 		if (!fl->file[i].r.root) {
-			fputs("<li class=\"bad\"><code>", f);
-			html_escape(f, fl->file[i].r.path);
-			fputs("</code>: ", f);
-			html_escape(f, fl->file[i].bad);
-			fputs(" (skipped: --skip-bad)</li>\n", f);
+			char what[640];
+			snprintf(what, sizeof what, "%s (skipped: --skip-bad)", fl->file[i].bad);
+			html_code_item(f, "bad", fl->file[i].r.path, what);
 		}
 	for (size_t i = 0; i < fl->nm; i++)
 		if (!fleet_compared(fl, i)) {

@@ -490,13 +490,8 @@ static void table_workloads(FILE *f, const struct report *r)
 	html_table_row(&t, "fastest-ns", cells, NULL);
 	html_table_end(&t);
 	fputs("<ul class=\"note\">\n", f);
-	for (size_t k = 0; k < w->nwork; k++) {
-		fputs("<li><code>", f);
-		html_escape(f, w->work_name[k]);
-		fputs("</code>: ", f);
-		html_escape(f, w->work_what[k]);
-		fputs("</li>\n", f);
-	}
+	for (size_t k = 0; k < w->nwork; k++)
+		html_code_item(f, NULL, w->work_name[k], w->work_what[k]);
 	fputs("</ul>\n", f);
 	if (w->reason[0])
 		html_para(f, "note", w->reason);
