@@ -2,6 +2,7 @@
  * main.c - the ucopy command: a copy-performance lab over libucopy.
  */
 #include "cli.h"
+#include "machine.h"
 #include "ucopy.h"
 
 #include <string.h>
@@ -83,7 +84,7 @@ static int run(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(a, "--version")) {
-		printf("ucopy %s\n", ucopy_version_string());
+		printf("ucopy %s\nbuilt from %s\n", ucopy_version_string(), machine_commit());
 		return EXIT_OK;
 	}
 	if (!strcmp(a, "help")) {

@@ -112,6 +112,14 @@ expect "UCOPY_POLICY named policy is used" grep -q '^source    UCOPY_POLICY' "$o
 
 run --version
 expect "--version" sh -c "[ $rc -eq 0 ] && grep -q '^ucopy [0-9]*\.[0-9]*\.[0-9]*$' '$out'"
+# The second line names the commit the command was built from: in a
+# checkout of its own, one git knows.
+built=$(sed -n 's/^built from \([^ ]*\)$/\1/p' "$out")
+expect "--version names the commit built from" test -n "$built"
+if [ "$built" != unknown ] && git rev-parse --git-dir >/dev/null 2>&1; then
+	expect "--version's commit is this checkout's" \
+		git rev-parse -q --verify "${built%-dirty}^{commit}"
+fi
 run --help
 expect "--help lists the commands" sh -c "[ $rc -eq 0 ] && grep -q 'features' '$out' && grep -q 'bench' '$out'"
 run help features
