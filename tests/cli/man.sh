@@ -79,7 +79,7 @@ options() {
 for p in $man1 $man3; do
 	v=$(sed -n 's/^\.TH .*"ucopy \([0-9.]*\)".*/\1/p' "$p")
 	run --version
-	expect "man: $p is the page of $(cat "$out")" [ "ucopy $v" = "$(cat "$out")" ]
+	expect "man: $p is the page of $(head -n 1 "$out")" [ "ucopy $v" = "$(head -n 1 "$out")" ]
 done
 
 run help
