@@ -46,10 +46,10 @@
 void help_compare(FILE *f)
 {
 	fputs("usage: ucopy compare A B [--workload NAME | --dist FILE | --sizes SPEC]\n"
-	      "                     [--routine LIB.so:SYMBOL[:CONTRACT]]...\n"
 	      "                     [--assume-features LIST] [--fault-tolerant]\n"
 	      "                     [--regime R] [--cache STATE] [--runs N] [--seconds S]\n"
 	      "                     [--margin PCT] [--seed N] [--event EVENT]... [--json] [-q]\n"
+	      "       ucopy compare A --routine LIB.so:SYMBOL[:CONTRACT] [OPTIONS]\n"
 	      "       ucopy compare --list-workloads\n", f);
 	help_compare_program(f);
 	fputs("\nWithout '--', a workload:\n"
