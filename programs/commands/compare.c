@@ -312,8 +312,6 @@ static int open_routine(struct compare *c, int i)
 				       "--fault-tolerant times the try contract (expected "
 				       "LIB.so:SYMBOL:try)", 'A' + i, s->spec,
 				       routine_contract_name(s->rt.contract));
-	snprintf(s->resolved_text, sizeof s->resolved_text, "%s from %s, the %s contract",
-		 s->rt.symbol, s->rt.lib, routine_contract_name(s->rt.contract));
 	return 0;
 }
 
@@ -553,8 +551,12 @@ static void print_text(const struct compare *c, const struct workload *w,
 	}
 	for (int i = 0; i < 2; i++) {
 		const struct arm *p = &c->p[i];
-		printf("%c         %s%s -> %s\n", 'A' + i, p->is_routine ? "--routine " : "",
-		       p->spec, p->resolved_text);
+		if (p->is_routine)
+			printf("%c         --routine %s -> %s from %s, the %s contract\n", 'A' + i,
+			       p->spec, p->rt.symbol, p->rt.lib,
+			       routine_contract_name(p->rt.contract));
+		else
+			printf("%c         %s -> %s\n", 'A' + i, p->spec, p->resolved_text);
 	}
 	for (int i = 0; i < 2; i++) {
 		if (c->p[i].fit_note[0])
