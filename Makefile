@@ -209,6 +209,16 @@ $(B)/tests/libpreload_dl.so: tests/preload_dl.c
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
 
+# Copy routines of a user's own, for --routine (tests/routines/simple.c),
+# built as a user builds one: a plain shared object.  test_routine loads
+# it, so building that test builds it, in make check and in check-aarch64's
+# cross-build alike; tests/cli/routine_bench.sh times it.
+$(B)/tests/libroutine_simple.so: tests/routines/simple.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) $(LDFLAGS) -shared -o $@ $<
+$(B)/tests/test_routine: $(B)/tests/libroutine_simple.so
+
 check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so $(B)/tests/bench_bars
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 

@@ -1,6 +1,6 @@
 /*
- * bench.c - `ucopy bench`: time kernels and policies over sizes, alignments,
- * distances, cache states and size distributions.
+ * bench.c - `ucopy bench`: time kernels, policies, entries and routines over
+ * sizes, alignments, distances, cache states and size distributions.
  *
  * Everything the user typed is checked before anything is timed, so a bad
  * input costs nothing and prints nothing on stdout; the results are written
@@ -20,11 +20,14 @@
 void help_bench(FILE *f)
 {
 	fputs("usage: ucopy bench [OPTIONS]\n\n"
-	      "Times copy kernels and policies, interleaved in rounds, and prints per\n"
-	      "cell the median ns per copy, p10 and p90, GB/s, and the ratio to the\n"
-	      "first variant with a 95% confidence interval.\n\n"
-	      "  --kernels LIST     kernels to time (default: every kernel this CPU runs;\n"
-	      "                     'all' says the same; libc is the C library's memcpy)\n"
+	      "Times copy kernels, policies, entry points and routines of your own,\n"
+	      "interleaved in rounds, and prints per cell the median ns per copy, p10\n"
+	      "and p90, GB/s, and the ratio to the first variant with a 95% confidence\n"
+	      "interval.\n\n"
+	      "  --kernels LIST     kernels to time (default: every kernel this CPU runs,\n"
+	      "                     unless policies, entries or routines are asked for:\n"
+	      "                     then only those, or --kernels too; 'all' is every\n"
+	      "                     kernel; libc is the C library's memcpy)\n"
 	      "  --policies LIST    named policies (linux-6.4, auto, ...) or policy text\n"
 	      "                     (64:word,movsb); may be repeated; one that names a\n"
 	      "                     kernel this CPU does not run is refused\n"
@@ -33,6 +36,17 @@ void help_bench(FILE *f)
 	      "                     policy), ucopy_try_sigsafe (no signals: system\n"
 	      "                     calls) and memcpy (the C library's, called\n"
 	      "                     directly); may be repeated\n"
+	      "  --routine LIB.so:SYMBOL[:CONTRACT]\n"
+	      "                     a copy routine of your own from a shared object (a\n"
+	      "                     path, or a name the loader finds: libc.so.6:memcpy);\n"
+	      "                     CONTRACT memcpy (default), memmove or try (size_t\n"
+	      "                     f(dst, src, n) returning the bytes not copied).  It\n"
+	      "                     is timed through the loop its shape's entries use,\n"
+	      "                     on valid memory that does not overlap: a try\n"
+	      "                     routine never faults here.  Its row is SYMBOL\n"
+	      "                     (SYMBOL:CONTRACT), or LIB:SYMBOL where a kernel,\n"
+	      "                     policy, entry or other routine has that name; may\n"
+	      "                     be repeated\n"
 	      "  --sizes SPEC       64 | 1-256 | 64,4K,1M | 1K-1M:x2 | 1-64:+8\n"
 	      "                     (default: 1-1M:x2)\n"
 	      "  --src-align LIST   source offsets within a page, 0..4095 (default 0)\n"
@@ -82,8 +96,10 @@ void help_bench(FILE *f)
 	      "  --format FMT       table (default), csv or json\n"
 	      "  -o FILE            write the results to FILE instead of stdout\n"
 	      "  -q                 no progress line on stderr\n\n"
-	      "Example: the rep movsb 4K-aliasing cliff (AMD Zen 3):\n"
-	      "  ucopy bench --kernels movsb,avx2 --sizes 4352 --distance 1,2048\n", f);
+	      "Examples: the rep movsb 4K-aliasing cliff (AMD Zen 3); a routine of your\n"
+	      "own against the C library's memcpy:\n"
+	      "  ucopy bench --kernels movsb,avx2 --sizes 4352 --distance 1,2048\n"
+	      "  ucopy bench --entries memcpy --routine ./mine.so:my_memcpy --sizes 8-4K:x2\n", f);
 }
 
 static void bench_free(struct bench *b)
@@ -92,6 +108,9 @@ static void bench_free(struct bench *b)
 		free(b->pol_text[i]);
 	free(b->pol_text);
 	free(b->pol);
+	for (size_t i = 0; i < b->nrt; i++)
+		routine_close(&b->rt[i]);
+	free(b->rt);
 	free(b->var);
 	sizes_free(&b->sizes);
 	sizes_free(&b->src_align);

@@ -13,6 +13,7 @@
 #include "counters.h"
 #include "dist.h"
 #include "measure.h"
+#include "routine.h"
 #include "sequence.h"
 #include "sizespec.h"
 #include "ucopy.h"
@@ -26,7 +27,8 @@ struct bench {
 	struct variant *var;
 	struct ucopy_policy *pol;   /* one per policy variant */
 	char **pol_text;            /* its resolved text */
-	size_t nvar, npol;
+	struct routine *rt;         /* one per routine variant, loaded */
+	size_t nvar, npol, nrt;
 	struct sizes sizes;
 	struct sizes src_align, dst_align, distance;
 	int have_dst_align, have_distance, have_sizes;

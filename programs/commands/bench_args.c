@@ -238,6 +238,53 @@ static void resolve_policy_pointers(struct bench *b)
 			b->var[i].policy = &b->pol[(uintptr_t)b->var[i].ctx];
 }
 
+/* A --routine: loaded now, so that a missing file or symbol costs nothing.
+ * Its variant is named and pointed at it again once every name is known
+ * and the array has stopped moving (name_routines). */
+static int add_routine(struct bench *b, const char *spec)
+{
+	char err[1024];
+	struct routine *nr = realloc(b->rt, (b->nrt + 1) * sizeof *nr);
+	if (!nr)
+		return cli_usage_error(CMD, "out of memory");
+	b->rt = nr;
+	if (routine_open(spec, &b->rt[b->nrt], err, sizeof err) < 0)
+		return cli_usage_error(CMD, "bad --routine '%s': %s", spec, err);
+	b->nrt++;
+	struct variant *v;
+	if (add_variant(b, &v) < 0)
+		return cli_usage_error(CMD, "out of memory");
+	variant_routine(v, b->rt[b->nrt - 1].name, &b->rt[b->nrt - 1]);
+	v->ctx = (void *)(uintptr_t)(b->nrt - 1);
+	return 0;
+}
+
+static int named_otherwise(const struct bench *b, const char *name)
+{
+	for (size_t i = 0; i < b->nvar; i++)
+		if (!b->var[i].routine && !strcmp(b->var[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* The routines' names made distinct from one another and from the
+ * kernels', policies' and entries' (`memcpy` the entry and `memcpy` from
+ * libc.so.6: the routine's row reads libc.so.6:memcpy), then their
+ * variants set up: the array has stopped moving. */
+static void name_routines(struct bench *b)
+{
+	routine_names_unique(b->rt, b->nrt);
+	for (size_t i = 0; i < b->nrt; i++)
+		while (named_otherwise(b, b->rt[i].name) && routine_name_lengthen(&b->rt[i]) == 0)
+			;
+	routine_names_unique(b->rt, b->nrt);
+	for (size_t i = 0; i < b->nvar; i++)
+		if (b->var[i].routine) {
+			size_t k = (uintptr_t)b->var[i].ctx;
+			variant_routine(&b->var[i], b->rt[k].name, &b->rt[k]);
+		}
+}
+
 static int parse_offsets(const char *opt, const char *arg, struct sizes *out)
 {
 	char err[256];
@@ -296,6 +343,9 @@ static int parse_options(struct bench *b, struct args *o, int argc, char **argv)
 				return rc;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--entries", CLI_REPEAT, &rc))) {
 			if ((rc = add_entries(b, v)))
+				return rc;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--routine", CLI_REPEAT, &rc))) {
+			if ((rc = add_routine(b, v)))
 				return rc;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--sizes", 0, &rc))) {
 			o->sizes = v;
@@ -419,14 +469,15 @@ static int add_default_kernels(struct bench *b, const char *kernels)
 		}
 	}
 	if (b->nvar == 0)
-		return cli_usage_error(CMD, "no kernel or policy to time");
+		return cli_usage_error(CMD, "no kernel, policy, entry or routine to time");
+	name_routines(b);
 	/* A row is known by its name alone (table, CSV, the JSON's results). */
 	for (size_t i = 0; i < b->nvar; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(b->var[i].name, b->var[j].name))
 				return cli_usage_error(CMD, "'%s' is named twice among the kernels, "
-						       "policies and entries: its rows could not be "
-						       "told apart (expected each once)",
+						       "policies, entries and routines: its rows could "
+						       "not be told apart (expected each once)",
 						       b->var[i].name);
 	resolve_policy_pointers(b);
 	return 0;

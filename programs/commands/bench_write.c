@@ -49,6 +49,8 @@ static void seq_condition(const struct bench *b, size_t i, char *buf, size_t n)
 
 static const char *variant_kind_name(const struct variant *v)
 {
+	if (v->routine)
+		return "routine";
 	switch (v->kind) {
 	case VARIANT_KERNEL: return "kernel";
 	case VARIANT_MEMCPY: return v->kernel ? "kernel" : "entry";   /* libc */
@@ -92,6 +94,21 @@ static void write_active(const struct bench *b, const struct variant *v, FILE *f
 		fput_escaped(a->profile, f);
 	}
 	fputs(")\n", f);
+}
+
+/* A routine's line in the table's header: where its function came from
+ * and what it was timed on.  The spec comes from outside: escaped. */
+static void write_routine(const struct routine *r, FILE *f)
+{
+	fputs("# routine ", f);
+	fput_escaped(r->name, f);
+	fputs(" = ", f);
+	fput_escaped(r->symbol, f);
+	fputs(" from ", f);
+	fput_escaped(r->lib, f);
+	fprintf(f, ", the %s contract%s\n", routine_contract_name(r->contract),
+		r->contract == ROUTINE_TRY ? ", timed on valid memory (no faults)" :
+		r->contract == ROUTINE_MEMMOVE ? ", timed on copies that do not overlap" : "");
 }
 
 /* Under the table: measure_slow_note() over all cells' rounds. */
@@ -155,6 +172,9 @@ static void table_header(const struct bench *b, FILE *f)
 		if (b->var[i].kind == VARIANT_POLICY)
 			fprintf(f, "# policy %s = %s\n", b->var[i].name,
 				variant_policy_text(b, &b->var[i]));
+	for (size_t i = 0; i < b->nvar; i++)
+		if (b->var[i].routine)
+			write_routine(b->var[i].routine, f);
 	for (size_t i = 0; i < b->nvar; i++)
 		if (runs_active(&b->var[i])) {
 			write_active(b, &b->var[i], f);
@@ -341,6 +361,8 @@ static void json_config(struct json *j, const struct bench *b)
 		json_key(j, "name"); json_string(j, b->var[i].name);
 		json_key(j, "kind"); json_string(j, variant_kind_name(&b->var[i]));
 		json_key(j, "policy"); json_string(j, variant_policy_text(b, &b->var[i]));
+		json_key(j, "routine");
+		routine_json(j, b->var[i].routine);
 		json_end_object(j);
 	}
 	json_end_array(j);

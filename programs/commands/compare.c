@@ -1,7 +1,8 @@
 /*
- * compare.c - `ucopy compare A B`: two copy policies on one workload,
- * interleaved, reported the way `perf stat` reports a run, and a verdict on
- * the difference (verdict.h says how it is reached).
+ * compare.c - `ucopy compare A B`: two copy policies, or routines of the
+ * user's own (--routine), on one workload, interleaved, reported the way
+ * `perf stat` reports a run, and a verdict on the difference (verdict.h
+ * says how it is reached).
  */
 #include "compare.h"
 
@@ -17,6 +18,7 @@
 #include "json.h"
 #include "machine.h"
 #include "measure.h"
+#include "routine.h"
 #include "verdict.h"
 #include "workload.h"
 
@@ -47,6 +49,7 @@ void help_compare(FILE *f)
 	      "                     [--assume-features LIST] [--fault-tolerant]\n"
 	      "                     [--regime R] [--cache STATE] [--runs N] [--seconds S]\n"
 	      "                     [--margin PCT] [--seed N] [--event EVENT]... [--json] [-q]\n"
+	      "       ucopy compare A --routine LIB.so:SYMBOL[:CONTRACT] [OPTIONS]\n"
 	      "       ucopy compare --list-workloads\n", f);
 	help_compare_program(f);
 	fputs("\nWithout '--', a workload:\n"
@@ -62,7 +65,16 @@ void help_compare(FILE *f)
 		col += fprintf(f, "%s%s,", wrap ? "\n" : i ? " " : "", name);
 	}
 	fputs(" auto), policy text\n"
-	      "('64:word,movsb') or kernel names (movsb, avx2, libc, ...).\n\n"
+	      "('64:word,movsb') or kernel names (movsb, avx2, libc, ...).  Either\n"
+	      "may be a copy routine of your own instead, --routine\n"
+	      "LIB.so:SYMBOL[:CONTRACT] in its place: the arms are A and B in the\n"
+	      "order given ('compare linux-6.4 --routine ./mine.so:f' is A linux-6.4,\n"
+	      "B the routine; two --routine options compare two routines).  A\n"
+	      "routine is called directly, in the rounds and batches a policy is\n"
+	      "timed in, on valid memory that does not overlap; its CONTRACT is memcpy\n"
+	      "(default), memmove, or try with --fault-tolerant (a try routine is\n"
+	      "refused without it, a memcpy or memmove one with it, so that a\n"
+	      "policy beside it keeps the same contract); it never faults here.\n\n"
 	      "For A and for B it prints a block like perf stat's (task-clock,\n"
 	      "cycles, instructions, IPC, branches, branch-misses, each '<not\n"
 	      "supported>' where the machine has no such counter, each --event;\n"
@@ -74,6 +86,10 @@ void help_compare(FILE *f)
 	      "difference' only when it lies within the margin; slower or faster\n"
 	      "when it excludes 1 but reaches into the margin; inconclusive\n"
 	      "otherwise.\n\n"
+	      "  --routine LIB.so:SYMBOL[:CONTRACT]\n"
+	      "                         an arm that is a routine of your own, from a\n"
+	      "                         shared object (a path, or a name the loader\n"
+	      "                         finds: libc.so.6:memcpy); at most twice\n"
 	      "  --workload NAME        tcp-sendmsg, aio-poll, cold-read or dist:FILE\n"
 	      "                         (--list-workloads says what each models)\n"
 	      "  --dist FILE            sizes drawn from a distribution file, or one\n"
@@ -124,8 +140,11 @@ void help_compare(FILE *f)
 
 /*=====   The command line   =====*/
 
-struct side_policy {
+/* An arm: a policy, or a routine (is_routine) loaded into rt. */
+struct arm {
 	const char *spec;
+	int is_routine;
+	struct routine rt;
 	struct ucopy_policy resolved;  /* for the (assumed) features */
 	struct ucopy_policy run;       /* fitted to this CPU: what is timed */
 	char resolved_text[512], run_text[512];
@@ -134,7 +153,7 @@ struct side_policy {
 };
 
 struct compare {
-	struct side_policy p[2];
+	struct arm p[2];
 	struct workload_opts wo;
 	const char *assume;
 	uint64_t features;             /* what the policies were resolved for */
@@ -146,6 +165,18 @@ struct compare {
 	double started;                /* for the progress line */
 	int progress;
 };
+
+/* A --routine takes the next arm: the arms are A and B in the order given,
+ * policies and routines alike. */
+static int add_routine_arm(struct compare *c, int *npos, const char *spec)
+{
+	if (*npos == 2)
+		return cli_usage_error(CMD, "unexpected --routine '%s' (expected two arms, A and B, "
+				       "policies or routines)", spec);
+	c->p[*npos].is_routine = 1;
+	c->p[(*npos)++].spec = spec;
+	return 0;
+}
 
 static int parse_args(struct compare *c, int argc, char **argv)
 {
@@ -184,6 +215,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 			seed = v;
 		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--event", CLI_REPEAT, &rc)))
 			rc = cli_parse_event(CMD, v, &c->events);
+		else if ((v = cli_opt_value(CMD, argc, argv, &i, "--routine", CLI_REPEAT, &rc)))
+			rc = add_routine_arm(c, &npos, v);
 		else if (rc)
 			;
 		else if (!strcmp(a, "--fault-tolerant"))
@@ -200,7 +233,7 @@ static int parse_args(struct compare *c, int argc, char **argv)
 			c->p[npos++].spec = a;
 		else
 			rc = cli_usage_error(CMD, "unexpected argument '%s' (expected two "
-					     "policies, A and B)", a);
+					     "arms, A and B, policies or routines)", a);
 		if (rc)
 			return rc;
 	}
@@ -208,9 +241,9 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		return argc == 2 ? -1
 				 : cli_usage_error(CMD, "--list-workloads takes no other arguments");
 	if (npos < 2)
-		return cli_usage_error(CMD, "expected two policies, A and B (e.g. "
-				       "'ucopy compare linux-6.3 linux-6.4-rc1 "
-				       "--workload tcp-sendmsg')");
+		return cli_usage_error(CMD, "expected two policies, A and B, or --routine "
+				       "LIB.so:SYMBOL in place of either (e.g. 'ucopy compare "
+				       "linux-6.3 linux-6.4-rc1 --workload tcp-sendmsg')");
 	double d;
 	if (runs) {
 		if (compare_number_parse(runs, MIN_RUNS, MAX_RUNS, &d) || d != floor(d))
@@ -259,6 +292,29 @@ static int is_calibrated(const char *spec)
 	return sscanf(spec, " %15s %n", w, &end) == 1 && !spec[end] && !strcmp(w, "calibrated");
 }
 
+/* A routine arm, loaded.  Its contract is the path's: a try routine
+ * beside ucopy_policy_try (--fault-tolerant), a memcpy or memmove one
+ * beside ucopy_policy_copy, so that a policy arm runs the same contract.
+ * @return : 0, or EXIT_USAGE after the message. */
+static int open_routine(struct compare *c, int i)
+{
+	struct arm *s = &c->p[i];
+	char err[1024];
+	if (routine_open(s->spec, &s->rt, err, sizeof err) < 0)
+		return cli_usage_error(CMD, "%c: bad --routine '%s': %s", 'A' + i, s->spec, err);
+	int try = s->rt.contract == ROUTINE_TRY;
+	if (try && !c->fault_tolerant)
+		return cli_usage_error(CMD, "%c: --routine '%s' is a try routine: compare it "
+				       "with --fault-tolerant (a policy then runs "
+				       "ucopy_policy_try, the same contract)", 'A' + i, s->spec);
+	if (!try && c->fault_tolerant)
+		return cli_usage_error(CMD, "%c: --routine '%s' has the %s contract, and "
+				       "--fault-tolerant times the try contract (expected "
+				       "LIB.so:SYMBOL:try)", 'A' + i, s->spec,
+				       routine_contract_name(s->rt.contract));
+	return 0;
+}
+
 static int resolve(struct compare *c)
 {
 	const struct ucopy_cpu *cpu = ucopy_cpu();
@@ -266,8 +322,17 @@ static int resolve(struct compare *c)
 	c->features = cpu->features;
 	if (c->assume && cli_parse_assume(CMD, c->assume, &c->features))
 		return EXIT_USAGE;
+	if (c->assume && c->p[0].is_routine && c->p[1].is_routine)
+		return cli_usage_error(CMD, "--assume-features resolves policies for another CPU, "
+				       "and A and B are routines (expected a policy arm)");
 	for (int i = 0; i < 2; i++) {
-		struct side_policy *s = &c->p[i];
+		struct arm *s = &c->p[i];
+		if (s->is_routine) {
+			int rc = open_routine(c, i);
+			if (rc)
+				return rc;
+			continue;
+		}
 		/* A profile holds what was measured on this CPU: no feature set
 		 * re-derives it, and the library on the assumed CPU would not
 		 * load it (its cpu.features differ). */
@@ -397,11 +462,15 @@ static void print_block(const struct compare *c, const struct workload *w,
 			int i)
 {
 	const struct variant_result *v = &r->v[i];
-	const struct side_policy *p = &c->p[i];
+	const struct arm *p = &c->p[i];
 	char val[64], com[96];
 
-	printf("\n Performance counter stats for %c, %s (%s), %zu rounds:\n\n",
-	       'A' + i, p->spec, p->run_text, r->rounds);
+	if (p->is_routine)
+		printf("\n Performance counter stats for %c, routine %s, %zu rounds:\n\n",
+		       'A' + i, p->spec, r->rounds);
+	else
+		printf("\n Performance counter stats for %c, %s (%s), %zu rounds:\n\n",
+		       'A' + i, p->spec, p->run_text, r->rounds);
 	double tc = v->ctr[CTR_TASK_CLOCK];
 	if (isfinite(tc)) {
 		fmt_grouped(val, sizeof val, tc / 1e6, 2);
@@ -452,6 +521,17 @@ static void print_block(const struct compare *c, const struct workload *w,
 	}
 }
 
+/* What arm i's copies go through, in words. */
+static const char *arm_path(const struct compare *c, int i)
+{
+	if (c->p[i].is_routine)
+		return c->fault_tolerant ? "the routine, called directly (the try contract, on "
+					   "valid memory: no faults)"
+					 : "the routine, called directly (no fault recovery)";
+	return c->fault_tolerant ? "ucopy_policy_try (fault-tolerant, as copy_from_user)"
+				 : "ucopy_policy_copy (no fault recovery)";
+}
+
 static void print_text(const struct compare *c, const struct workload *w,
 		       const struct cell_result *r, const struct variant_summary *s,
 		       const struct outcome *out)
@@ -470,8 +550,13 @@ static void print_text(const struct compare *c, const struct workload *w,
 		printf("assumed   %s: %s\n", c->assume, feats);
 	}
 	for (int i = 0; i < 2; i++) {
-		const struct side_policy *p = &c->p[i];
-		printf("%c         %s -> %s\n", 'A' + i, p->spec, p->resolved_text);
+		const struct arm *p = &c->p[i];
+		if (p->is_routine)
+			printf("%c         --routine %s -> %s from %s, the %s contract\n", 'A' + i,
+			       p->spec, p->rt.symbol, p->rt.lib,
+			       routine_contract_name(p->rt.contract));
+		else
+			printf("%c         %s -> %s\n", 'A' + i, p->spec, p->resolved_text);
 	}
 	for (int i = 0; i < 2; i++) {
 		if (c->p[i].fit_note[0])
@@ -485,9 +570,11 @@ static void print_text(const struct compare *c, const struct workload *w,
 	if (note[0])
 		printf("note      this CPU %s, unlike the assumed one: the policies "
 		       "are the assumed CPU's, rep movs speed is this CPU's\n", note);
-	printf("path      %s\n", c->fault_tolerant
-		       ? "ucopy_policy_try (fault-tolerant, as copy_from_user)"
-		       : "ucopy_policy_copy (no fault recovery)");
+	const char *path[2] = { arm_path(c, 0), arm_path(c, 1) };
+	if (!strcmp(path[0], path[1]))
+		printf("path      %s\n", path[0]);
+	else
+		printf("path      A %s; B %s\n", path[0], path[1]);
 	double ghz = timer_tsc_ghz();
 	printf("method    A and B interleaved: %zu rounds of %.0f copies each (mean); "
 	       "budget %g s%s; timer %s", r->rounds,
@@ -524,12 +611,15 @@ static void json_side(struct json *j, const struct compare *c,
 		      const struct workload *w, const struct cell_result *r,
 		      const struct variant_summary *s, int i)
 {
-	const struct side_policy *p = &c->p[i];
+	const struct arm *p = &c->p[i];
 	const struct variant_result *v = &r->v[i];
 	json_begin_object(j);
 	json_key(j, "spec"); json_string(j, p->spec);
-	json_key(j, "resolved"); json_string(j, p->resolved_text);
-	json_key(j, "policy"); json_string(j, p->run_text);
+	json_key(j, "kind"); json_string(j, p->is_routine ? "routine" : "policy");
+	json_key(j, "routine");
+	routine_json(j, p->is_routine ? &p->rt : NULL);
+	json_key(j, "resolved"); json_string(j, p->is_routine ? NULL : p->resolved_text);
+	json_key(j, "policy"); json_string(j, p->is_routine ? NULL : p->run_text);
 	json_key(j, "fitted"); json_string(j, p->fit_note[0] ? p->fit_note : NULL);
 	json_key(j, "try_replaced"); json_string(j, p->try_note[0] ? p->try_note : NULL);
 	double tc = v->ctr[CTR_TASK_CLOCK];
@@ -759,6 +849,53 @@ static void list_workloads(void)
 		printf("%-12s %s\n", workload_list_name(i), workload_list_models(i));
 }
 
+/* The workload set up, A and B timed on it, and the outcome printed.
+ * @return : the exit status. */
+static int compare_workload(struct compare *c)
+{
+	struct workload w;
+	char err[512];
+	int rc, wrc = workload_setup(&w, &c->wo, err, sizeof err);
+	if (wrc == -1)
+		return cli_usage_error(CMD, "%s", err);
+	if (wrc < 0) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	if ((rc = check_budget(c, &w))) {
+		workload_free(&w);
+		return rc;
+	}
+
+	struct variant v[2];
+	for (int i = 0; i < 2; i++)
+		if (c->p[i].is_routine)
+			variant_routine(&v[i], i ? "B" : "A", &c->p[i].rt);
+		else
+			variant_policy(&v[i], i ? "B" : "A", &c->p[i].run, c->fault_tolerant);
+	struct cell_result r;
+	rc = measure_ab(c, &w, v, &r, err, sizeof err);
+	if (rc < 0) {
+		workload_free(&w);
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+
+	struct variant_summary s[2];
+	measure_summarize(&r, 0, COMPARE_LEVEL, s);
+	struct outcome out;
+	out.mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
+	compare_samples(r.v[0].ns, r.v[1].ns, r.rounds, c->margin, &out.ratio, &out.v);
+
+	if (c->json)
+		print_json(c, &w, &r, s, &out);
+	else
+		print_text(c, &w, &r, s, &out);
+	cell_result_free(&r);
+	workload_free(&w);
+	return EXIT_OK;   /* main() checks that stdout was written */
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	int dd = child_dashdash(argc, argv);
@@ -776,45 +913,10 @@ int cmd_compare(int argc, char **argv)
 	if (!c.have_seed)
 		c.seed = rng_fresh_seed();
 	c.wo.seed = c.seed;
-	if ((rc = resolve(&c)))
-		return rc;
-
-	struct workload w;
-	char err[512];
-	int wrc = workload_setup(&w, &c.wo, err, sizeof err);
-	if (wrc == -1)
-		return cli_usage_error(CMD, "%s", err);
-	if (wrc < 0) {
-		cli_error("%s", err);
-		return EXIT_FAIL;
-	}
-	if ((rc = check_budget(&c, &w))) {
-		workload_free(&w);
-		return rc;
-	}
-
-	struct variant v[2];
+	rc = resolve(&c);
+	if (!rc)
+		rc = compare_workload(&c);
 	for (int i = 0; i < 2; i++)
-		variant_policy(&v[i], i ? "B" : "A", &c.p[i].run, c.fault_tolerant);
-	struct cell_result r;
-	rc = measure_ab(&c, &w, v, &r, err, sizeof err);
-	if (rc < 0) {
-		workload_free(&w);
-		cli_error("%s", err);
-		return EXIT_FAIL;
-	}
-
-	struct variant_summary s[2];
-	measure_summarize(&r, 0, COMPARE_LEVEL, s);
-	struct outcome out;
-	out.mw_p = stats_mann_whitney(r.v[0].ns, r.rounds, r.v[1].ns, r.rounds, NULL);
-	compare_samples(r.v[0].ns, r.v[1].ns, r.rounds, c.margin, &out.ratio, &out.v);
-
-	if (c.json)
-		print_json(&c, &w, &r, s, &out);
-	else
-		print_text(&c, &w, &r, s, &out);
-	cell_result_free(&r);
-	workload_free(&w);
-	return EXIT_OK;   /* main() checks that stdout was written */
+		routine_close(&c.p[i].rt);
+	return rc;
 }

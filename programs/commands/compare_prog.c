@@ -39,7 +39,8 @@ void help_compare_program(FILE *f)
 	      "the interposer would run another in its place.  A CMD that does not\n"
 	      "load the interposer (a static program, a setuid one run by another\n"
 	      "user) is refused at its first run (exit 2): both sides would be its\n"
-	      "own copies.\n", f);
+	      "own copies.  A --routine cannot be an arm here (exit 2): the\n"
+	      "interposer runs policies.\n", f);
 }
 
 /* Counters per run: cycles, instructions, then each --event. */
@@ -117,6 +118,11 @@ static int program_args(int argc, char **argv, int dd, struct program_args *o)
 		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--event", CLI_REPEAT, &rc))) {
 			if ((rc = cli_parse_event(CMD, v, &o->ev)))
 				return rc;
+		} else if ((v = cli_opt_value(CMD, dd, argv, &i, "--routine", CLI_REPEAT, &rc))) {
+			return cli_usage_error(CMD, "--routine '%s' cannot be an arm with '-- CMD': "
+					       "the program's copies go through the interposer, "
+					       "which runs policies (compare a routine on a "
+					       "workload, without '-- CMD')", v);
 		} else if (rc) {
 			return rc;
 		} else if (!strcmp(a, "--keep-output")) {

@@ -61,8 +61,10 @@ enum variant_kind {
 	VARIANT_CALL         /* call(ctx, dst, src, n): anything else */
 };
 
+struct routine;
+
 struct variant {
-	char name[64];
+	char name[160];      /* a routine's name fits (routine.h) */
 	enum variant_kind kind;
 	ucopy_kernel_fn kernel;
 	void *(*memcpy_fn)(void *, const void *, size_t);
@@ -70,6 +72,8 @@ struct variant {
 	const struct ucopy_policy *policy;   /* must outlive the measurement */
 	void (*call)(void *ctx, void *dst, const void *src, size_t n);
 	void *ctx;
+	const struct routine *routine;  /* the user's routine this times, or
+					   NULL; must outlive the variant */
 };
 
 /* A kernel, called directly.  The `libc` kernel is timed as
@@ -82,6 +86,11 @@ void variant_memcpy(struct variant *v, const char *name,
 		    void *(*fn)(void *, const void *, size_t));
 void variant_try(struct variant *v, const char *name,
 		 size_t (*fn)(void *, const void *, size_t));
+/* A routine loaded from a shared object (routine.h), named `name`: a
+ * memcpy or memmove one as variant_memcpy(), a try one as variant_try(),
+ * so that it runs through the same loop as the library's entries.  Only
+ * valid memory is copied: no fault, no overlap. */
+void variant_routine(struct variant *v, const char *name, const struct routine *r);
 /* fault_tolerant: time ucopy_policy_try() instead of ucopy_policy_copy(). */
 void variant_policy(struct variant *v, const char *name,
 		    const struct ucopy_policy *p, int fault_tolerant);

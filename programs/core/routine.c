@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "json.h"
+
 #if defined(__x86_64__)
 #define THIS_MACHINE EM_X86_64
 #elif defined(__aarch64__)
@@ -170,22 +172,52 @@ int routine_open(const char *spec, struct routine *r, char *err, size_t errlen)
 	return routine_load(r, err, errlen);
 }
 
+/* r's name at `level`: 0 SYMBOL[:CONTRACT], 1 LIB's base name before it,
+ * 2 the spec as given.
+ * @return : 0, or -1 when it does not fit in len. */
+static int name_at(const struct routine *r, int level, char *buf, size_t len)
+{
+	const char *base = strrchr(r->lib, '/');
+	base = base ? base + 1 : r->lib;
+	const char *con = r->contract == ROUTINE_MEMCPY ? "" : routine_contract_name(r->contract);
+	int n = level == 2 ? snprintf(buf, len, "%s", r->spec)
+			   : snprintf(buf, len, "%s%s%s%s%s", level ? base : "", level ? ":" : "",
+				      r->symbol, *con ? ":" : "", con);
+	return n >= 0 && (size_t)n < len ? 0 : -1;
+}
+
+int routine_name_lengthen(struct routine *r)
+{
+	char at[sizeof r->name];
+	int level = 0;
+	while (level < 2 && (name_at(r, level, at, sizeof at) || strcmp(at, r->name)))
+		level++;
+	/* A level that reads as the one before it (libc.so.6:memcpy is its
+	 * own spec), or that is too long for a name, is no step. */
+	while (++level <= 2)
+		if (!name_at(r, level, at, sizeof at) && strcmp(at, r->name)) {
+			memcpy(r->name, at, sizeof at);
+			return 0;
+		}
+	return -1;
+}
+
 void routine_names_unique(struct routine *rs, size_t n)
 {
-	/* Marked first: a name lengthened must not hide its twin. */
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			if (j != i && !strcmp(rs[i].name, rs[j].name))
-				rs[i].spec[sizeof rs[i].spec - 1] = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (!rs[i].spec[sizeof rs[i].spec - 1])
-			continue;
-		rs[i].spec[sizeof rs[i].spec - 1] = 0;
-		const char *base = strrchr(rs[i].lib, '/');
-		base = base ? base + 1 : rs[i].lib;
-		char longer[sizeof rs[i].name];
-		snprintf(longer, sizeof longer, "%s:%s", base, rs[i].name);
-		memcpy(rs[i].name, longer, sizeof longer);
+	for (int changed = 1; changed;) {
+		changed = 0;
+		/* Marked first: a name lengthened must not hide its twin. */
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				if (j != i && !strcmp(rs[i].name, rs[j].name))
+					rs[i].spec[sizeof rs[i].spec - 1] = 1;
+		for (size_t i = 0; i < n; i++) {
+			if (!rs[i].spec[sizeof rs[i].spec - 1])
+				continue;
+			rs[i].spec[sizeof rs[i].spec - 1] = 0;
+			if (routine_name_lengthen(&rs[i]) == 0)
+				changed = 1;
+		}
 	}
 }
 
@@ -196,4 +228,18 @@ void routine_close(struct routine *r)
 	r->handle = NULL;
 	r->copy = NULL;
 	r->try_fn = NULL;
+}
+
+void routine_json(struct json *j, const struct routine *r)
+{
+	if (!r) {
+		json_null(j);
+		return;
+	}
+	json_begin_object(j);
+	json_key(j, "spec"); json_string(j, r->spec);
+	json_key(j, "lib"); json_string(j, r->lib);
+	json_key(j, "symbol"); json_string(j, r->symbol);
+	json_key(j, "contract"); json_string(j, routine_contract_name(r->contract));
+	json_end_object(j);
 }

@@ -51,10 +51,24 @@ int routine_load(struct routine *r, char *err, size_t errlen);
  * @return : 0, or -1 with why in err. */
 int routine_open(const char *spec, struct routine *r, char *err, size_t errlen);
 
+/* r's name one step longer: SYMBOL[:CONTRACT], then LIB's base name
+ * before it (libc.so.6:memcpy), then the spec as given (./a/x.so:f), which
+ * only the same spec given twice shares.  The step for a name that reads
+ * like another routine's, or like a kernel's, policy's or entry's.
+ * @return : 0, or -1 when the name is the spec already. */
+int routine_name_lengthen(struct routine *r);
+
 /* The names of rs[0..n) made distinct where two would read alike (the
- * same symbol from two libraries): LIB's base name is put before them. */
+ * same symbol from two libraries): each of them lengthened
+ * (routine_name_lengthen()) until none is shared but by the same spec
+ * given twice. */
 void routine_names_unique(struct routine *rs, size_t n);
 
 void routine_close(struct routine *r);
+
+struct json;
+/* r as the commands' JSON gives it: {"spec", "lib", "symbol", "contract"};
+ * null when r is NULL (a variant or arm that is no routine). */
+void routine_json(struct json *j, const struct routine *r);
 
 #endif

@@ -1,11 +1,14 @@
 /*
- * variants.c - what a cell times: kernels, entry points, policies and any
- * other call, each set up as a struct variant (measure.h).
+ * variants.c - what a cell times: kernels, entry points, policies, routines
+ * from shared objects and any other call, each set up as a struct variant
+ * (measure.h).
  */
 #include "measure.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "routine.h"
 
 static void variant_clear(struct variant *v, const char *name,
 			  enum variant_kind kind)
@@ -39,6 +42,15 @@ void variant_try(struct variant *v, const char *name,
 {
 	variant_clear(v, name, VARIANT_TRY);
 	v->try_fn = fn;
+}
+
+void variant_routine(struct variant *v, const char *name, const struct routine *r)
+{
+	if (r->contract == ROUTINE_TRY)
+		variant_try(v, name, r->try_fn);
+	else
+		variant_memcpy(v, name, r->copy);
+	v->routine = r;
 }
 
 void variant_policy(struct variant *v, const char *name,
