@@ -194,6 +194,39 @@ static void defined_functions(const char *text, char *buf, size_t len)
 	}
 }
 
+/* defined_functions() of path and of the files it includes with quotes
+ * (`#include "copy_template.S"`, a variant that includes the file it
+ * changes), from path's directory, depth levels down.
+ * @return : 0; -1 with why path cannot be read in err. */
+static int functions_of(const char *path, int depth, char *buf, size_t len, char *err,
+			size_t errlen)
+{
+	char *text = read_source(path, err, errlen);
+	if (!text)
+		return -1;
+	size_t pos = strlen(buf);
+	if (pos + 2 < len) {
+		if (pos)
+			pos += (size_t)snprintf(buf + pos, len - pos, ", ");
+		defined_functions(text, buf + pos, len - pos);
+		if (!buf[pos] && pos >= 2)
+			buf[pos - 2] = 0;
+	}
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	for (const char *p = strstr(text, "#include \""); p && depth > 0;
+	     p = strstr(p + 1, "#include \"")) {
+		const char *name = p + 10, *end = strchr(name, '"');
+		char inc[PATH_MAX], ignored[8];
+		if (!end || strchr(name, '\n') < end || end - name > 200)
+			continue;
+		snprintf(inc, sizeof inc, "%.*s%.*s", dirlen, path, (int)(end - name), name);
+		functions_of(inc, depth - 1, buf, len, ignored, sizeof ignored);
+	}
+	free(text);
+	return 0;
+}
+
 static int defines(const char *list, const char *name)
 {
 	size_t n = strlen(name);
@@ -610,11 +643,9 @@ int cmd_kbuild(int argc, char **argv)
 		rc = features_choose(&k);
 	if (rc)
 		return rc;
-	char *text = read_source(k.file, err, sizeof err);
-	if (!text)
+	funcs[0] = 0;
+	if (functions_of(k.file, 3, funcs, sizeof funcs, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "%s", err);
-	defined_functions(text, funcs, sizeof funcs);
-	free(text);
 	if (!k.entry && entry_find(&k, funcs, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "%s", err);
 	if (!k.out)
