@@ -4,16 +4,13 @@
  * __copy_user_nocache: rdi, rsi, rdx in, eax the bytes not copied out.
  * Their count is 32 bits (the kernel passes an unsigned int): a copy of
  * 4 GiB or more is cut by the routine itself.
- * `ucopy kbuild` defines UCOPY_KSYMBOL (exported) and UCOPY_KENTRY.
  */
-	.text
-	.globl	UCOPY_KSYMBOL
-	.type	UCOPY_KSYMBOL, @function
-	.balign	16
-UCOPY_KSYMBOL:
+#include <ucopy-kwrap.h>
+
+	UCOPY_KWRAP_START
 	.cfi_startproc
 	call	UCOPY_KENTRY
 	movl	%eax, %eax
 	ret
 	.cfi_endproc
-	.size	UCOPY_KSYMBOL, . - UCOPY_KSYMBOL
+	UCOPY_KWRAP_END
