@@ -19,8 +19,8 @@ expect "kbuild --help: usage, the conventions and the features" \
 # Bad input: one line, exit 2.
 usage_error "kbuild: a missing file" "bad file '$tmp/none.S': No such file" kbuild "$tmp/none.S"
 usage_error "kbuild: no file" "no FILE.S to build" kbuild
-usage_error "kbuild: an unknown feature, named" "bad --features 'erms,frob': unknown feature 'frob'" \
-	kbuild $KS/x86_64/copy_user_rcx.S --features erms,frob --dry-run
+usage_error "kbuild: an unknown feature, named" "bad --features 'none,frob': unknown feature 'frob'" \
+	kbuild $KS/x86_64/copy_user_rcx.S --features none,frob --dry-run
 usage_error "kbuild: an unknown architecture" "bad --arch 'mips'" kbuild $KS/x86_64/copy_user_rcx.S --arch mips
 usage_error "kbuild: a convention of another architecture" "bad --convention 'rep_movs' for aarch64 (expected c)" \
 	kbuild $KS/aarch64/copy_from_user_515.S --arch aarch64 --convention rep_movs
