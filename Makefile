@@ -378,6 +378,24 @@ uninstall:
 	$(Q)rmdir $(DESTDIR)$(DISTDIR) $(DESTDIR)$(DATADIR)/ucopy 2>/dev/null || true
 	$(Q)rm -f $(DESTDIR)$(MANDIR)/man1/ucopy.1 $(DESTDIR)$(MANDIR)/man3/libucopy.3
 
+# ucopy kbuild (docs/kbuild.md): the kernel compatibility headers and
+# wrappers of kcompat/, found beside the command in the source tree and
+# installed under INCLUDEDIR/ucopy/kcompat, a directory of their own (their
+# linux/ and asm/ must not shadow the system's); kbuild.o is rebuilt when
+# that place changes.
+KCOMPAT_DIR   := $(INCLUDEDIR)/ucopy/kcompat
+KCOMPAT_FILES := $(shell find kcompat -type f \( -name '*.h' -o -name '*.S' \) 2>/dev/null)
+$(B)/programs/commands/kbuild.o: PRG_CPPFLAGS += -DUCOPY_INCLUDEDIR='"$(INCLUDEDIR)"'
+$(B)/programs/commands/kbuild.o: $(B)/paths.stamp
+.PHONY: install-kcompat uninstall-kcompat
+install: install-kcompat
+install-kcompat:
+	$(Q)for f in $(KCOMPAT_FILES); do install -D -m 644 $$f $(DESTDIR)$(KCOMPAT_DIR)/$${f#kcompat/} || exit 1; done
+uninstall: uninstall-kcompat
+uninstall-kcompat:
+	$(Q)rm -rf $(DESTDIR)$(KCOMPAT_DIR)
+	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/ucopy 2>/dev/null || true
+
 clean:
 	$(Q)rm -rf $(B) $(B)-asan $(B)-ubsan $(B)-fuzz $(B)-generic $(B)-aarch64 report.html report.json fleet.html fleet.json
 

@@ -28,6 +28,8 @@ static const struct command commands[] = {
 	  cmd_regret, help_regret, 0 },
 	{ "fleet", "many machines' saved reports side by side, on one page",
 	  cmd_fleet, help_fleet, 0 },
+	{ "kbuild", "build a kernel's usercopy source, as it is, into a routine to check",
+	  cmd_kbuild, help_kbuild, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
