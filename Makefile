@@ -92,7 +92,7 @@ help:
 	@echo "make rows       derive auto's rows from data/machines into lib/x86_64/rows.c"
 	@echo "make check-derive  break each rule of the derivation: its tests must fail"
 	@echo "make abi        record $(B)/libucopy.so's ABI as the baseline in abi/ (tests/cli/abi.sh)"
-	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
+	@echo "make install    install headers, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
 
@@ -364,7 +364,7 @@ $(B)/ucopy.pc: ucopy.pc.in include/ucopy.h $(B)/paths.stamp
 
 install: all $(B)/ucopy.pc
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	$(Q)install -m 644 include/ucopy.h $(DESTDIR)$(INCLUDEDIR)/ucopy.h
+	$(Q)install -m 644 include/ucopy.h include/ucopy-asm.h $(DESTDIR)$(INCLUDEDIR)/
 	$(Q)install -m 644 $(B)/libucopy.a $(DESTDIR)$(LIBDIR)/libucopy.a
 	$(Q)install -m 755 $(B)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION)
 	$(Q)ln -sf libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -380,7 +380,7 @@ install: all $(B)/ucopy.pc
 	@echo "installed ucopy $(VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(LIBDIR)/libucopy.a \
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(INCLUDEDIR)/ucopy-asm.h $(DESTDIR)$(LIBDIR)/libucopy.a \
 		$(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(LIBDIR)/libucopy-preload.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)rm -f $(addprefix $(DESTDIR)$(DISTDIR)/,$(notdir $(DIST_FILES)))
