@@ -92,7 +92,7 @@ help:
 	@echo "make rows       derive auto's rows from data/machines into lib/x86_64/rows.c"
 	@echo "make check-derive  break each rule of the derivation: its tests must fail"
 	@echo "make abi        record $(B)/libucopy.so's ABI as the baseline in abi/ (tests/cli/abi.sh)"
-	@echo "make install    install header, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
+	@echo "make install    install headers, libraries (libucopy-preload.so too), ucopy.pc, the command, the distributions and the man pages"
 	@echo "make uninstall  remove what install installed"
 	@echo "variables: V=1 WERROR=1 CC CFLAGS CPPFLAGS LDFLAGS PREFIX DESTDIR LIBDIR INCLUDEDIR BINDIR DATADIR MANDIR"
 
@@ -209,6 +209,24 @@ $(B)/tests/libpreload_dl.so: tests/preload_dl.c
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(PRG_CFLAGS) -fno-builtin $(LDFLAGS) -shared -o $@ $< -ldl
 
+# Objects of a program's own whose fault sites tests/test_fault_objects.c
+# registers: copy routines written with <ucopy-asm.h> (one source per
+# architecture; none elsewhere, and the test says so), and one object per
+# way a table can be malformed.
+FAULT_BAD := fixup insn type trapnr last size twice
+FAULT_OBJ := $(if $(wildcard tests/fault_object_$(ARCH).S),$(B)/tests/libfault_object.so \
+	$(FAULT_BAD:%=$(B)/tests/libfault_bad_%.so))
+FAULT_OBJ_LINK = $(CC) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -nostdlib -o $@
+$(B)/tests/libfault_object.so: tests/fault_object_$(ARCH).S tests/fault_object.h include/ucopy-asm.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(FAULT_OBJ_LINK) $<
+$(B)/tests/libfault_bad_%.so: tests/fault_object_bad.S tests/fault_object.h include/ucopy-asm.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(FAULT_OBJ_LINK) -DBAD_$* $<
+$(B)/tests/test_fault_objects: $(FAULT_OBJ)
+
 check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so $(B)/tests/bench_bars
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
@@ -230,7 +248,7 @@ check-cet:
 # The library with no port (PORT=generic: the C kernel, the fault-tolerant
 # copy without signals), on any architecture: it builds, and the copy,
 # policy and fault-contract tests pass.
-GENERIC_TESTS := test_kernels test_memmove test_policy test_text test_once test_fault test_interpose
+GENERIC_TESTS := test_kernels test_memmove test_policy test_text test_once test_fault test_interpose test_fault_objects
 check-generic:
 	$(Q)$(MAKE) --no-print-directory B=$(B)-generic PORT=generic \
 		$(addprefix $(B)-generic/tests/,$(GENERIC_TESTS))
@@ -240,7 +258,8 @@ check-generic:
 # models' real CPUID: SSE2 only, AVX2 and ERMS without FSRM, and qemu's
 # most), so that every resolution path and kernel class runs on any host.
 EMU_CPUS  ?= Nehalem Haswell max
-EMU_TESTS := test_kernels test_memmove test_fault test_signals test_policy test_entry test_cpu test_text test_once
+EMU_TESTS := test_kernels test_memmove test_fault test_fault_objects test_signals test_policy test_entry test_cpu \
+	test_text test_once
 check-emulated: all $(addprefix $(B)/tests/,$(EMU_TESTS))
 	$(Q)command -v qemu-x86_64 >/dev/null || { echo "SKIP check-emulated: no qemu-x86_64 (Debian's qemu-user)"; exit 0; }; \
 	fail=0; log=$$(mktemp); for cpu in $(EMU_CPUS); do echo "== qemu-x86_64 -cpu $$cpu"; \
@@ -345,7 +364,7 @@ $(B)/ucopy.pc: ucopy.pc.in include/ucopy.h $(B)/paths.stamp
 
 install: all $(B)/ucopy.pc
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
-	$(Q)install -m 644 include/ucopy.h $(DESTDIR)$(INCLUDEDIR)/ucopy.h
+	$(Q)install -m 644 include/ucopy.h include/ucopy-asm.h $(DESTDIR)$(INCLUDEDIR)/
 	$(Q)install -m 644 $(B)/libucopy.a $(DESTDIR)$(LIBDIR)/libucopy.a
 	$(Q)install -m 755 $(B)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION)
 	$(Q)ln -sf libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -361,7 +380,7 @@ install: all $(B)/ucopy.pc
 	@echo "installed ucopy $(VERSION) under $(DESTDIR)$(PREFIX)"
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(LIBDIR)/libucopy.a \
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/ucopy.h $(DESTDIR)$(INCLUDEDIR)/ucopy-asm.h $(DESTDIR)$(LIBDIR)/libucopy.a \
 		$(DESTDIR)$(LIBDIR)/libucopy.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libucopy.so $(DESTDIR)$(LIBDIR)/libucopy-preload.so $(DESTDIR)$(PKGCONFIGDIR)/ucopy.pc $(DESTDIR)$(BINDIR)/ucopy
 	$(Q)rm -f $(addprefix $(DESTDIR)$(DISTDIR)/,$(notdir $(DIST_FILES)))

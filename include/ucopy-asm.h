@@ -29,6 +29,12 @@
  *   to 8), then four 32-bit words: the faulting instruction's address and
  *   the fixup's, each as a signed offset from the word's own address, the
  *   entry's type (UCOPY_EX_*), and 0.
+ * Registering checks every site and refuses the object's whole table
+ * (EINVAL) if one is wrong: an instruction or fixup outside the object's
+ * executable segments, a type this architecture lacks, a description
+ * that is not four words or whose last is not 0, an instruction listed
+ * twice.  Notes named "ucopy" of
+ * another type are skipped: a later release's.
  */
 #ifndef UCOPY_ASM_H
 #define UCOPY_ASM_H
@@ -44,6 +50,8 @@
 			       EX_TYPE_COPY hands its fixups (linux 5.16 to
 			       6.3); both SIGSEGV and SIGBUS are page faults */
 
+/* Lists the instruction at label insn as one that may fault: the thread
+ * resumes at fixup, after what `type` (UCOPY_EX_*) asks. */
 #define UCOPY_EXTABLE_TYPE(insn, fixup, type)                          \
 	.pushsection .note.ucopy.extable, "a", %note;                  \
 	.balign 4;                                                     \
@@ -55,8 +63,7 @@
 	.long type, 0;                                                 \
 	.popsection
 
-/* Lists the instruction at label insn as one that may fault: the thread
- * resumes at fixup. */
+/* The same, of type UCOPY_EX_RESUME: the thread resumes at fixup. */
 #define UCOPY_EXTABLE(insn, fixup) UCOPY_EXTABLE_TYPE(insn, fixup, UCOPY_EX_RESUME)
 
 #endif

@@ -37,10 +37,14 @@
  *   every structure's layout (fields, their offsets and the size), every
  *   enumerator's and macro's value, except UCOPY_FEAT_COUNT, which grows as
  *   features are added (its new value never changes an older bit's).
- *   - Functions carry the symbol version UCOPY_0; a function added in a
- *     later 0.x gets that release's version node (UCOPY_0.2, ...), so a
- *     program built against it fails to load on an older library instead
- *     of failing at its first call.
+ *   - Functions carry the symbol version of the release that added them:
+ *     UCOPY_0 (0.1), UCOPY_0.2 (ucopy_fault_register(),
+ *     ucopy_fault_unregister()); a function added in a later 0.x gets that
+ *     release's version node (UCOPY_0.3, ...), so a program built against
+ *     it fails to load on an older library instead of failing at its first
+ *     call.
+ *   - <ucopy-asm.h>'s values and the notes its macros write are ABI too:
+ *     an object built with it is read the same by every libucopy.so.0.
  *   - The structures a caller may allocate (struct ucopy_cpu, ucopy_rule,
  *     ucopy_policy, ucopy_ret) have fixed layouts.  ucopy_cpu and
  *     ucopy_policy end in `reserved` space, which the library writes as
@@ -79,7 +83,7 @@ extern "C" {
 /*=====   Version   =====*/
 
 #define UCOPY_VERSION_MAJOR 0
-#define UCOPY_VERSION_MINOR 1
+#define UCOPY_VERSION_MINOR 2
 #define UCOPY_VERSION_PATCH 0
 #define UCOPY_VERSION_NUMBER \
 	(UCOPY_VERSION_MAJOR * 10000 + UCOPY_VERSION_MINOR * 100 + UCOPY_VERSION_PATCH)
@@ -209,6 +213,65 @@ UCOPY_API int ucopy_fault_init(void);
  * @return : 1 if ucopy's handler is the installed handler for both SIGSEGV and
  *           SIGBUS, 0 otherwise (never installed, or replaced since). */
 UCOPY_API int ucopy_fault_installed(void);
+
+/*=====   Fault sites of your own   =====
+ * A copy routine of your own, in a shared object or the program, recovers
+ * from its faults as ucopy's kernels do once the object's fault sites are
+ * registered: each instruction that may fault is listed, with the address
+ * to resume at (its fixup), by the macros of <ucopy-asm.h> in its assembly
+ * source, which keep them as ELF notes in the object (the layout is ABI:
+ * <ucopy-asm.h>, docs/design.md "Fault sites of other objects").
+ *
+ * When the kernel raises SIGSEGV or SIGBUS at a registered instruction
+ * (si_code > 0: never a sent signal), ucopy's handler moves the thread to
+ * the fixup and returns from the signal: the fixup runs with every
+ * register and the stack as they were at the faulting instruction, but
+ * the program counter, and, for a site of type UCOPY_EX_TRAPNR (x86-64
+ * only), rax, which holds 14 (the page fault's trap number, as the Linux
+ * kernel hands it to copy_user_64.S's fixups).  It is the routine's to
+ * finish the call from there: a routine with ucopy_try()'s contract
+ * returns the bytes not copied.  ucopy's own kernels are looked up first,
+ * then the registered objects.  Every other fault is passed on as
+ * "The signal contract" above says.  The preconditions of ucopy_try()
+ * hold for such a routine too: SIGSEGV and SIGBUS deliverable, ucopy's
+ * handler left installed. */
+
+/*! ucopy_fault_register() :
+ * Reads the fault sites of the loaded object (a shared object or the
+ * program) that holds addr (any address inside it: the routine's own, as
+ * dlsym() gives it), checks every one, and makes ucopy's handler recover
+ * them; installs the handler as ucopy_fault_init() does, so that this one
+ * call suffices.  A site is refused unless its instruction and its fixup
+ * lie in an executable segment of that object, its type is one this
+ * architecture has (UCOPY_EX_TRAPNR is x86-64's), its note is 16 bytes of
+ * description with the last word 0, and no other site lists the same
+ * instruction.  Registering an object again changes nothing and returns
+ * its count again.  At most 64 objects are registered at once.
+ * Thread-safe; not async-signal-safe (it allocates, and reads the program
+ * headers under the dynamic loader's lock): not from a signal handler.
+ * Once it returns, a fault at a site is recovered on every thread.
+ * An object registered must be unregistered before dlclose() unloads it:
+ * a site left behind would send a fault of whatever is loaded there
+ * later to a fixup that is gone (until that object is registered, which
+ * drops the sites it finds where it lies).
+ * @return : the number of sites registered, 0 for an object that lists
+ *           none (nothing is recorded then, and the handler is not
+ *           installed); -1 with errno ENOENT when addr is in no loaded
+ *           object, EINVAL when a site is refused (nothing of the object
+ *           is registered), ENOSPC when 64 other objects are registered,
+ *           ENOMEM, an error of sigaction(), or ENOSYS on a port without
+ *           fault-capable kernels (as ucopy_fault_init()). */
+UCOPY_API int ucopy_fault_register(const void *addr);
+
+/*! ucopy_fault_unregister() :
+ * Forgets the sites of the registered object that holds addr.  When it
+ * returns, no handler on any thread uses them any more: it waits for a
+ * handler still reading them on another thread (a few instructions).
+ * Thread-safe; not async-signal-safe.  ucopy's handler stays installed.
+ * @return : 0; -1 with errno ENOENT when no registered object holds addr
+ *           (never registered, unregistered already, or registered with 0
+ *           sites), or ENOSYS on a port without fault-capable kernels. */
+UCOPY_API int ucopy_fault_unregister(const void *addr);
 
 /*=====   CPU   =====*/
 

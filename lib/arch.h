@@ -115,6 +115,15 @@ void ucopy_arch_publish(ucopy_kernel_fn first, size_t limit) HIDDEN;
 void ucopy_arch_publish_try(ucopy_try_fn first, size_t limit) HIDDEN;
 /* The program counter in a signal handler's ucontext. */
 uintptr_t *ucopy_arch_context_pc(void *ucontext) HIDDEN;
+/* The entry types of other objects' tables (UCOPY_EX_* of <ucopy-asm.h>)
+ * the port's handler can apply, as a mask of 1 << type: a table with any
+ * other is refused (ucopy_fault_register()). */
+extern const unsigned ucopy_arch_ex_types HIDDEN;
+/* What an entry of type UCOPY_EX_TRAPNR hands its fixup besides the
+ * moved PC: the page fault's trap number, in the register the port's
+ * fixups read it from, as the Linux kernel leaves it (<port>/entry.c).
+ * Only called on a port whose ucopy_arch_ex_types has the type. */
+void ucopy_arch_context_trapnr(void *ucontext) HIDDEN;
 /* What the signal handler's definition needs from the port.  x86-64: the
  * stack realigned on entry, since a handler cannot trust the ABI's 16 bytes
  * there (qemu-user 7.2 enters handlers 8 bytes off) and the compiler keeps

@@ -12,10 +12,13 @@
  * the fixup, which finishes the copy byte by byte up to the faulting byte
  * and returns the count not copied.  Any other signal goes where it would
  * have gone without ucopy.  The fast path is the kernel itself: no
- * sigsetjmp, no system call, no thread-local store, no extra call.
+ * sigsetjmp, no system call, no thread-local store, no extra call.  A PC
+ * that is in no entry of ucopy's own is looked up in the tables of the
+ * objects registered with ucopy_fault_register() (extable_objects.c).
  */
 #define _GNU_SOURCE
 #include "arch.h"
+#include "ucopy-asm.h"
 
 #include <errno.h>
 #include <link.h>
@@ -282,7 +285,14 @@ UCOPY_ARCH_HANDLER static void handler(int sig, siginfo_t *si, void *ctx)
 	if (si->si_code > 0) {
 		uintptr_t *pc = ucopy_arch_context_pc(ctx);
 		uintptr_t fixup = extable_fixup(*pc);
+		unsigned type;
 		if (fixup) {
+			*pc = fixup;
+			return;
+		}
+		if (ucopy_objects_fixup(*pc, &fixup, &type)) {
+			if (type == UCOPY_EX_TRAPNR)
+				ucopy_arch_context_trapnr(ctx);
 			*pc = fixup;
 			return;
 		}
@@ -408,6 +418,35 @@ int ucopy_fault_init(void)
 	int rc = install();
 	pthread_mutex_unlock(&lock);
 	return rc;
+}
+
+/* The handler goes in once the table is published, so that one call
+ * suffices; an object without sites changes nothing. */
+int ucopy_fault_register(const void *addr)
+{
+	if (!ucopy_arch_faults) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int added;
+	int n = ucopy_objects_add(addr, &added);
+	if (n > 0 && ucopy_fault_init() != 0) {
+		int e = errno;
+		if (added)
+			ucopy_objects_remove(addr);
+		errno = e;
+		return -1;
+	}
+	return n;
+}
+
+int ucopy_fault_unregister(const void *addr)
+{
+	if (!ucopy_arch_faults) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return ucopy_objects_remove(addr);
 }
 
 int ucopy_fault_installed(void)

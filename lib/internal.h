@@ -54,6 +54,25 @@ struct extable_entry {
 extern struct extable_entry __start_ucopy_extable[] __attribute__((weak)) HIDDEN;
 extern struct extable_entry __stop_ucopy_extable[] __attribute__((weak)) HIDDEN;
 
+/* The exception tables of other objects (extable_objects.c): copy
+ * routines of a program's own whose fault sites <ucopy-asm.h> listed, at
+ * most UCOPY_OBJECTS_MAX objects at once.  ucopy_objects_add() reads and
+ * publishes the table of the object holding addr (*added: whether it was
+ * not registered before); ucopy_objects_remove() unpublishes it and waits
+ * until no handler can still read it.  ucopy_objects_fixup() is the
+ * handler's lookup: async-signal-safe, no lock.
+ * @return : add, the count of sites (0: none, nothing recorded) or -1 with
+ *           errno; remove, 0 or -1 with ENOENT; fixup, 1 with the site's
+ *           fixup and type (UCOPY_EX_*) when pc is a registered site. */
+#define UCOPY_OBJECTS_MAX 64
+int ucopy_objects_add(const void *addr, int *added) HIDDEN;
+int ucopy_objects_remove(const void *addr) HIDDEN;
+int ucopy_objects_fixup(uintptr_t pc, uintptr_t *fixup, unsigned *type) HIDDEN;
+/* Called, when set, by ucopy_objects_fixup() between loading a table and
+ * reading it: tests/test_fault_objects.c holds a handler there while
+ * another thread unregisters the table's object. */
+extern void (*ucopy_objects_reading)(void) HIDDEN;
+
 /* The kernels' function types: the plain body, a ucopy_kernel_fn, and the
  * try body. */
 typedef size_t (*ucopy_try_fn)(void *dst, const void *src, size_t n);

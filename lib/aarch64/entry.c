@@ -8,8 +8,11 @@
 
 #include "arch.h"
 #include "aarch64.h"
+#include "ucopy-asm.h"
 
 const int ucopy_arch_faults = 1;
+/* arm64's fixups need no trap number: UCOPY_EX_TRAPNR is refused. */
+const unsigned ucopy_arch_ex_types = 1u << UCOPY_EX_RESUME;
 
 void ucopy_arch_publish(ucopy_kernel_fn first, size_t limit)
 {
@@ -29,4 +32,9 @@ uintptr_t *ucopy_arch_context_pc(void *ctx)
 {
 	ucontext_t *uc = ctx;
 	return (uintptr_t *)&uc->uc_mcontext.pc;
+}
+
+void ucopy_arch_context_trapnr(void *ctx)
+{
+	(void)ctx;   /* never called: the type is refused */
 }

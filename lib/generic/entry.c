@@ -7,6 +7,8 @@
 #include "arch.h"
 
 const int ucopy_arch_faults = 0;
+/* ucopy_fault_register() fails with ENOSYS before reading a table. */
+const unsigned ucopy_arch_ex_types = 0;
 
 struct ucopy_ret ucopy_memcpy_generic(void *restrict, const void *restrict, size_t) HIDDEN;
 
@@ -51,4 +53,9 @@ uintptr_t *ucopy_arch_context_pc(void *ctx)
 {
 	(void)ctx;
 	return NULL;   /* never called: no handler is installed */
+}
+
+void ucopy_arch_context_trapnr(void *ctx)
+{
+	(void)ctx;   /* never called: no handler is installed */
 }

@@ -1,9 +1,11 @@
 # libucopy.so.0 keeps its ABI (include/ucopy.h, "ABI"; docs/design.md, "The
 # ABI"): the version script names exactly the header's functions, the
-# library exports them and nothing else, each at a version, and the
-# interface and the header's constants match the baseline in abi/, so that
-# a changed layout, signature, value or a lost symbol fails here unless the
-# soname moves with it.  `make abi` records a deliberate change.
+# library exports them and nothing else, each at the version node the map
+# gives it, and the interface, the headers' constants (include/ucopy.h's
+# and include/ucopy-asm.h's) and the layout of a fault site's note match
+# the baseline in abi/, so that a changed layout, signature, value or a
+# lost symbol fails here unless the soname moves with it.  `make abi`
+# records a deliberate change.
 . tests/cli/lib.sh
 . abi/abi.sh
 
@@ -27,17 +29,23 @@ if ! command -v readelf >/dev/null || [ ! -e "$B/libucopy.so" ]; then
 	echo "SKIP abi: the exported symbols: needs readelf and $B/libucopy.so"
 else
 	dyn=$(readelf --dyn-syms -W "$B/libucopy.so" | awk '$5 == "GLOBAL" && $7 != "UND" && $7 != "ABS" { print $8 }')
-	unversioned=$(printf '%s\n' "$dyn" | grep -v '@@UCOPY_0' | tr '\n' ' ')
-	check "abi: every symbol $B/libucopy.so exports has a UCOPY_0 version" \
-		"${unversioned:+ unversioned: $unversioned}"
+	# NAME@@NODE for each function of the map, under the node it is in.
+	nodes=$(awk '/^[A-Z][A-Z0-9_.]* *\{/ { node = $1 }
+		/^[[:space:]]*ucopy_[a-z0-9_]*;/ { sub(/^[[:space:]]*/, ""); sub(/;.*/, ""); print $0 "@@" node }' \
+		lib/libucopy.map | sort)
+	check "abi: every symbol $B/libucopy.so exports has the version node lib/libucopy.map gives it" \
+		"$(printf '%s\n' "$(printf '%s\n' "$dyn" | sort -u)" "$nodes" | sort | uniq -u |
+			sed 's/^/ /' | tr -d '\n')"
 	check "abi: $B/libucopy.so exports the functions libucopy.map names and nothing else" \
 		"$(printf '%s\n' "$(printf '%s\n' "$dyn" | sed 's/@.*//' | sort -u)" "$mapped" |
 			sort | uniq -u | sed 's/^/ /' | tr -d '\n')"
 fi
 
-# The constants: a value changed or a name gone breaks callers; a name added
-# is only recorded.
-if command -v cc >/dev/null && abi_constants "$PWD/$h" cc "$tmp" >"$tmp/now"; then
+# The constants and the note: a value changed or a name gone breaks
+# callers (and objects built with <ucopy-asm.h>); a name added is only
+# recorded.
+if command -v cc >/dev/null && command -v objcopy >/dev/null &&
+   abi_constants cc "$tmp" "$PWD/$h" "$PWD/include/ucopy-asm.h" >"$tmp/now"; then
 	grep -v '^#' abi/constants >"$tmp/then"
 	gone=$(LC_ALL=C comm -23 "$tmp/then" "$tmp/now" | tr '\n' ',' | sed 's/,$//')
 	new=$(LC_ALL=C comm -13 "$tmp/then" "$tmp/now" | tr '\n' ',' | sed 's/,$//')
@@ -48,9 +56,9 @@ if command -v cc >/dev/null && abi_constants "$PWD/$h" cc "$tmp" >"$tmp/now"; th
 	else
 		why=
 	fi
-	check "abi: the values of $h's enumerators and macros are abi/constants'" "$why"
+	check "abi: the values of $h's and include/ucopy-asm.h's enumerators and macros, and a fault site's note, are abi/constants'" "$why"
 else
-	echo "SKIP abi: the header's constants: no cc, or the program that prints them failed"
+	echo "SKIP abi: the headers' constants: no cc or objcopy, or the program that prints them failed"
 fi
 
 # abi_compare BASELINE LIBRARY: abidiff's verdict, as a reason (empty when

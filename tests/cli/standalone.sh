@@ -67,6 +67,19 @@ expect "make install DESTDIR=... PREFIX=/usr installs the distributions" sh -c "
 	for f in '$src'/data/distributions/*; do
 		cmp -s \"\$f\" '$stage/usr/share/ucopy/distributions/'\"\${f##*/}\" || exit 1
 	done && [ \$(ls '$stage/usr/share/ucopy/distributions' | wc -l) -eq 12 ]"
+expect "make install puts ucopy.h and ucopy-asm.h in \$INCLUDEDIR" sh -c "
+	cmp -s include/ucopy.h '$stage/usr/include/ucopy.h' &&
+	cmp -s include/ucopy-asm.h '$stage/usr/include/ucopy-asm.h'"
+# A routine of one's own lists its fault sites with the installed header.
+asm=tests/fault_object_$(uname -m).S
+if [ -e "$asm" ]; then
+	cc -c -I"$stage/usr/include" -o "$tmp/fault_object.o" "$asm" >"$out" 2>"$err"
+	rc=$?
+	expect "$asm assembles against the installed <ucopy-asm.h>, its sites as notes" sh -c "[ $rc -eq 0 ] &&
+		readelf -nW '$tmp/fault_object.o' | grep -q 'ucopy .*0x00000010.*0x55430001'"
+else
+	echo "SKIP standalone: <ucopy-asm.h> installed: no $asm for this machine's architecture"
+fi
 (cd "$tmp/empty" && "$stage/usr/bin/ucopy" bench --list-dists >"$out" 2>"$err")
 rc=$?
 expect "the staged command finds the installed files" sh -c "[ $rc -eq 0 ] &&
@@ -76,7 +89,8 @@ expect "the staged command finds the installed files" sh -c "[ $rc -eq 0 ] &&
 rc=$?
 expect "the staged command takes --dist NAME" sh -c "[ $rc -eq 0 ] && grep -q 'Memcpy_Fleet.csv' '$out'"
 build PREFIX=/usr DESTDIR="$stage" uninstall
-expect "make uninstall removes them" sh -c "[ $rc -eq 0 ] && [ ! -e '$stage/usr/share/ucopy' ]"
+expect "make uninstall removes them, and both headers" sh -c "[ $rc -eq 0 ] && [ ! -e '$stage/usr/share/ucopy' ] &&
+	[ ! -e '$stage/usr/include/ucopy.h' ] && [ ! -e '$stage/usr/include/ucopy-asm.h' ]"
 
 # Installed to a prefix, the command copied away from it: only the
 # compiled-in place is left, and a changed PREFIX rebuilt it.
