@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	  cmd_regret, help_regret, 0 },
 	{ "fleet", "many machines' saved reports side by side, on one page",
 	  cmd_fleet, help_fleet, 0 },
+	{ "check", "check a copy routine of your own: copies, overlaps, faults, crashes",
+	  cmd_check, help_check, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

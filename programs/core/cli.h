@@ -75,6 +75,8 @@ int cmd_regret(int argc, char **argv);
 void help_regret(FILE *f);
 int cmd_fleet(int argc, char **argv);
 void help_fleet(FILE *f);
+int cmd_check(int argc, char **argv);
+void help_check(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
