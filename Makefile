@@ -237,6 +237,25 @@ $(B)/tests/libfault_bad_%.so: tests/fault_object_bad.S tests/fault_object.h incl
 	$(Q)$(FAULT_OBJ_LINK) -DBAD_$* $<
 $(B)/tests/test_fault_objects: $(FAULT_OBJ)
 
+# Copy routines for `ucopy check`'s tests (tests/cli/check.sh), right and
+# deliberately wrong: memcpy and memmove ones in C, built so that the
+# compiler keeps each loop as written (no call to memcpy in its place), and
+# try ones in the architecture's assembly with their fault sites listed by
+# <ucopy-asm.h> (on a port without one, none: the test says SKIP).
+CHECK_ROUTINES := $(B)/tests/libroutine_check_c.so \
+	$(if $(wildcard tests/routines/check_try_$(ARCH).S),$(B)/tests/libroutine_check_try.so)
+KEEP_LOOPS = -fno-builtin $(shell $(CC) -Werror -fno-tree-loop-distribute-patterns -c -x c \
+	/dev/null -o /dev/null 2>/dev/null && echo -fno-tree-loop-distribute-patterns)
+$(B)/tests/libroutine_check_c.so: tests/routines/check_c.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(PRG_CFLAGS) $(KEEP_LOOPS) $(LDFLAGS) -shared -o $@ $<
+$(B)/tests/libroutine_check_try.so: tests/routines/check_try_$(ARCH).S tests/routines/check_try.h include/ucopy-asm.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -Iinclude $(CFLAGS) -fPIC $(LDFLAGS) -shared -o $@ $<
+check: $(CHECK_ROUTINES)
+
 check: all $(TEST_BIN) $(PLAIN_PROG) $(B)/tests/libpreload_dl.so $(B)/tests/bench_bars
 	$(Q)B=$(B) sh tests/run.sh $(TEST_BIN)
 
@@ -290,7 +309,7 @@ check-aarch64:
 	$(Q)command -v $(AARCH64_CC) >/dev/null && command -v $(firstword $(AARCH64_QEMU)) >/dev/null || \
 		{ echo "SKIP check-aarch64: needs $(AARCH64_CC) and $(firstword $(AARCH64_QEMU)) (Debian's gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user)"; exit 0; }; \
 	$(MAKE) --no-print-directory B=$(B)-aarch64 CC=$(AARCH64_CC) \
-		all $(TEST_BIN:$(B)/%=$(B)-aarch64/%) && \
+		all $(TEST_BIN:$(B)/%=$(B)-aarch64/%) $(CHECK_ROUTINES:$(B)/%=$(B)-aarch64/%) && \
 	printf '#!/bin/sh\nexec %s "$$(dirname "$$(readlink -f "$$0")")/ucopy" "$$@"\n' "$(AARCH64_QEMU)" >$(B)-aarch64/ucopy-qemu && \
 	chmod +x $(B)-aarch64/ucopy-qemu && \
 	UCOPY_TEST_WRAP="$(AARCH64_QEMU)" UCOPY_TEST_THREAD_ITERATIONS=20000 B=$(B)-aarch64 \

@@ -26,10 +26,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ucopy_fault_register() came with 0.2 (branch extable-objects): before it
- * merges, the routines are built and nothing runs them. */
-#define HAVE_FAULT_REGISTER (UCOPY_VERSION_MAJOR > 0 || UCOPY_VERSION_MINOR >= 2)
-
 #define MAX_N 300
 #define PAD 64
 
@@ -208,12 +204,7 @@ static try_fn load(const char *lib, const char *symbol, int *sites, char *err, s
 		snprintf(err, errlen, "%s", dlerror());
 		return NULL;
 	}
-#if HAVE_FAULT_REGISTER
 	*sites = ucopy_fault_register(f);
-#else
-	*sites = -1;
-	errno = ENOSYS;
-#endif
 	if (*sites < 0) {
 		snprintf(err, errlen, "ucopy_fault_register: %s", strerror(errno));
 		return NULL;
@@ -375,11 +366,8 @@ int main(int argc, char **argv)
 		rmdir(tmpdir);
 		return 0;
 	}
-	for (const struct kcase *c = cases; c->name && HAVE_FAULT_REGISTER; c++)
+	for (const struct kcase *c = cases; c->name; c++)
 		one(c);
-	if (!HAVE_FAULT_REGISTER)
-		check_skip("kbuild", "this libucopy has no ucopy_fault_register() to run the "
-			   "routines with (tests/cli/kbuild.sh builds them)");
 	for (const struct kcase *c = cases; c->name; c++) {
 		char path[128];
 		snprintf(path, sizeof path, "%s/%s", tmpdir, c->out);

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	  cmd_fleet, help_fleet, 0 },
 	{ "kbuild", "build a kernel's usercopy source, as it is, into a routine to check",
 	  cmd_kbuild, help_kbuild, 0 },
+	{ "check", "check a copy routine of your own: copies, overlaps, faults, crashes",
+	  cmd_check, help_check, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -201,10 +201,10 @@ const char *cli_opt_value(const char *cmd, int argc, char **argv, int *i,
 	return v;
 }
 
-int cli_parse_seconds(const char *cmd, const char *arg, double *out)
+int cli_seconds(const char *arg, double *out)
 {
 	/* Decimal only: strtod also reads hex ("0x1p-3"), "inf", "nan" and
-	 * leading blanks, none of which anyone means as a budget. */
+	 * leading blanks, none of which anyone means as a time. */
 	size_t len = strlen(arg);
 	char *end = NULL;
 	double v = NAN;
@@ -215,9 +215,16 @@ int cli_parse_seconds(const char *cmd, const char *arg, double *out)
 			v = NAN;
 	}
 	if (!(v > 0) || v > CLI_MAX_SECONDS)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seconds(const char *cmd, const char *arg, double *out)
+{
+	if (cli_seconds(arg, out))
 		return cli_usage_error(cmd, "bad budget '%s' (expected seconds above 0 and "
 				       "at most %.0f, e.g. 2 or 0.5)", arg, CLI_MAX_SECONDS);
-	*out = v;
 	return 0;
 }
 

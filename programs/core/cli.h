@@ -77,6 +77,8 @@ int cmd_fleet(int argc, char **argv);
 void help_fleet(FILE *f);
 int cmd_kbuild(int argc, char **argv);
 void help_kbuild(FILE *f);
+int cmd_check(int argc, char **argv);
+void help_check(FILE *f);
 
 /* Prints "ucopy: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -135,6 +137,9 @@ int cli_parse_event(const char *cmd, const char *arg, struct counter_events *ev)
  * most CLI_MAX_SECONDS.
  * @return : 0, or EXIT_USAGE after "bad budget 'ARG' (...)" on stderr. */
 int cli_parse_seconds(const char *cmd, const char *arg, double *out);
+/* The same number without the message, for an option that names itself
+ * (check's --timeout).  @return : 0, or -1. */
+int cli_seconds(const char *arg, double *out);
 /* A --seed value: a decimal number 0..2^64-1 ("010" is ten).
  * @return : 0, or EXIT_USAGE after "bad seed 'ARG' (...)" on stderr. */
 int cli_parse_seed(const char *cmd, const char *arg, uint64_t *out);
