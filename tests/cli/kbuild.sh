@@ -120,3 +120,38 @@ if [ "$arch" = x86_64 ] && command -v aarch64-linux-gnu-gcc >/dev/null; then
 else
 	echo "SKIP kbuild: the arm64 cross-build: needs an x86-64 command and aarch64-linux-gnu-gcc"
 fi
+
+# What kbuild built, checked and timed by the commands on this
+# architecture (under check-aarch64, the arm64 routines under qemu): the
+# right routine passes `check` and is timed by `bench` beside the policy
+# it is the kernel's version of; the routine missing a fault-table entry
+# and the one whose fixup counts one byte short fail `check` (exit 1) at
+# their first case, and the command survives the first one's crash.
+case $arch in
+x86_64) right=$KS/x86_64/copy_user_rcx.S noentry=$KS/x86_64/copy_user_rcx_noentry.S
+	feat=none,erms policy=linux-6.4 ;;
+aarch64) right=$KS/aarch64/copy_from_user_515.S noentry= feat=none policy=linux-4.19 ;;
+*) right= ;;
+esac
+if [ -z "$right" ]; then
+	echo "SKIP kbuild: check and bench of a built routine: no kernel-style source for $arch"
+else
+	run kbuild "$right" --features $feat -o "$tmp/right.so"
+	expect "kbuild then check: the right kernel-style routine passes ucopy check" \
+		sh -c "[ $rc -eq 0 ] && $UCOPY check --routine '$tmp/right.so:ucopy_kroutine:try' --quick >'$out' 2>'$err' &&
+		       grep -q '^$tmp/right.so:ucopy_kroutine:try: [0-9]* cases run, 0 failed' '$out'"
+	run bench --routine "$tmp/right.so:ucopy_kroutine:try" --policies $policy --sizes 64,4K --seconds 0.5 --format csv
+	expect "kbuild then bench: the routine timed beside $policy at each size" \
+		sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^ucopy_kroutine:try,' '$out') -eq 2 ] &&
+		       [ \$(grep -c '^$policy,' '$out') -eq 2 ]"
+	if [ -n "$noentry" ]; then
+		run kbuild "$noentry" --features none -o "$tmp/noentry.so"
+		run check --routine "$tmp/noentry.so:ucopy_kroutine:try" --quick
+		expect "kbuild then check: a store without _ASM_EXTABLE_UA is a crash at an injected fault, reported" \
+			sh -c "[ $rc -eq 1 ] && grep -q '^FAIL .* fault=dst-segv@0: the routine was killed by SIGSEGV at the injected fault' '$out'"
+		run kbuild $KS/x86_64/copy_user_rcx_badcount.S --features none -o "$tmp/badcount.so"
+		run check --routine "$tmp/badcount.so:ucopy_kroutine:try" --quick
+		expect "kbuild then check: a fixup one byte short is a wrong count at the first source fault" \
+			sh -c "[ $rc -eq 1 ] && grep -q '^FAIL .* size=1 dst_align=1 fault=src-segv@0: returned 0, expected 1\$' '$out'"
+	fi
+fi
