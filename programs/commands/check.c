@@ -23,7 +23,7 @@ void help_check(FILE *f)
 {
 	fputs("usage: ucopy check --routine LIB.so:SYMBOL[:CONTRACT] [--routine ...]\n"
 	      "                   [--max-failures N] [--timeout S] [--count exact|at-least]\n"
-	      "                   [--case CASE] [--quick]\n\n"
+	      "                   [--faults both|src|dst] [--case CASE] [--quick]\n\n"
 	      "Puts a copy routine of your own through the matrices ucopy checks its\n"
 	      "kernels with, in a child process: every size 0..4096 and large ones to\n"
 	      "4 MiB, every source and destination alignment pair mod 64 at 42 sizes,\n"
@@ -43,6 +43,10 @@ void help_check(FILE *f)
 	      "  --count MODE       try's count after a fault at byte k of n: exact (n - k,\n"
 	      "                     the default) or at-least (n - k to n, and the first\n"
 	      "                     n - count bytes copied: copy_from_user's own contract)\n"
+	      "  --faults SIDE      try's faults on both sides (the default), or only on\n"
+	      "                     src (copy_from_user, whose table lists only its\n"
+	      "                     loads: a destination it cannot write is the\n"
+	      "                     kernel's own bug) or only on dst (copy_to_user)\n"
 	      "  --case CASE        only that case, as a FAIL line names it, e.g.\n"
 	      "                     size=17,src_align=3,dst_align=5\n"
 	      "  --quick            a smaller matrix: sizes to 300 and a few larger ones,\n"
@@ -62,6 +66,7 @@ struct args {
 	const char *case_text;
 	const char *timeout_text;
 	int quick;
+	int fault_sides;    /* 1 << CHECK_SRC | 1 << CHECK_DST: --faults */
 	struct check_opts o;
 };
 
@@ -81,7 +86,7 @@ static int whole(const char *s, size_t max, size_t *out)
 
 static int parse_args(struct args *a, int argc, char **argv)
 {
-	const char *maxf = NULL, *count = NULL;
+	const char *maxf = NULL, *count = NULL, *faults = NULL;
 	a->o.max_failures = 1;
 	a->o.timeout = DEFAULT_TIMEOUT;
 	for (int i = 1; i < argc; i++) {
@@ -98,6 +103,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->timeout_text = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--count", 0, &rc))) {
 			count = v;
+		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--faults", 0, &rc))) {
+			faults = v;
 		} else if ((v = cli_opt_value(CMD, argc, argv, &i, "--case", 0, &rc))) {
 			a->case_text = v;
 		} else if (rc) {
@@ -123,6 +130,15 @@ static int parse_args(struct args *a, int argc, char **argv)
 		return cli_usage_error(CMD, "bad --count '%s' (expected exact or at-least)",
 				       count);
 	a->o.at_least = count && !strcmp(count, "at-least");
+	a->fault_sides = 1 << CHECK_SRC | 1 << CHECK_DST;
+	if (faults && !strcmp(faults, "src"))
+		a->fault_sides = 1 << CHECK_SRC;
+	else if (faults && !strcmp(faults, "dst"))
+		a->fault_sides = 1 << CHECK_DST;
+	else if (faults && strcmp(faults, "both"))
+		return cli_usage_error(CMD, "bad --faults '%s' (expected both, src or dst)", faults);
+	if (faults && a->case_text)
+		return cli_usage_error(CMD, "--faults with --case (the case names its side)");
 	if (a->quick && a->case_text)
 		return cli_usage_error(CMD, "--quick with --case (a case is run alone)");
 	return 0;
@@ -211,7 +227,14 @@ static int cases(const struct args *a, const struct routine *r, const struct che
 {
 	if (a->case_text)
 		return check_matrix_add(m, one);
-	return check_matrix_build(m, r->contract, a->quick, m->page);
+	if (check_matrix_build(m, r->contract, a->quick, m->page))
+		return -1;
+	size_t kept = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->v[i].kind != CHECK_FAULT || (a->fault_sides & 1 << m->v[i].side))
+			m->v[kept++] = m->v[i];
+	m->n = kept;
+	return 0;
 }
 
 /* Runs r, prints its summary line.  @return : 0 when it passed, 1 when a

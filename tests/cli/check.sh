@@ -100,6 +100,10 @@ expect "check: a try routine without fault sites is said to have none, once" \
 
 # Bad input: one line, exit 2.
 usage_error "check: no routine" "no routine (expected --routine" check --quick
+usage_error "check: a bad --faults" "bad --faults 'both,src' (expected both, src or dst)" \
+	check --routine "$C:check_memcpy" --faults both,src
+usage_error "check: --faults with --case" "--faults with --case (the case names its side)" \
+	check --routine "$C:check_memcpy" --faults src --case size=1
 usage_error "check: a missing file" "bad --routine '/nonexistent/x.so:f': cannot open '/nonexistent/x.so'" \
 	check --routine /nonexistent/x.so:f
 usage_error "check: a missing symbol" "bad --routine '$C:nosuch': no function 'nosuch' in" \

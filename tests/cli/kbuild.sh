@@ -149,6 +149,12 @@ else
 		run check --routine "$tmp/noentry.so:ucopy_kroutine:try" --quick
 		expect "kbuild then check: a store without _ASM_EXTABLE_UA is a crash at an injected fault, reported" \
 			sh -c "[ $rc -eq 1 ] && grep -q '^FAIL .* fault=dst-segv@0: the routine was killed by SIGSEGV at the injected fault' '$out'"
+		run check --routine "$tmp/noentry.so:ucopy_kroutine:try" --quick --faults src
+		expect "kbuild then check --faults src: the same routine passes where its table covers it (copy_from_user's side)" \
+			sh -c "[ $rc -eq 0 ] && grep -q ' 0 failed' '$out' && ! grep -q 'fault=dst' '$out'"
+		run check --routine "$tmp/noentry.so:ucopy_kroutine:try" --quick --faults dst
+		expect "kbuild then check --faults dst: still the crash at the first destination fault" \
+			sh -c "[ $rc -eq 1 ] && grep -q '^FAIL .* fault=dst-segv@0: the routine was killed' '$out'"
 		run kbuild $KS/x86_64/copy_user_rcx_badcount.S --features none -o "$tmp/badcount.so"
 		run check --routine "$tmp/badcount.so:ucopy_kroutine:try" --quick
 		expect "kbuild then check: a fixup one byte short is a wrong count at the first source fault" \
