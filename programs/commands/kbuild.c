@@ -8,14 +8,16 @@
  * compatibility headers (kcompat/: ALTERNATIVE chosen from a feature list,
  * _ASM_EXTABLE_UA as a fault site, SYM_FUNC_START ...), and a wrapper of
  * kcompat/ARCH/wrap-CONVENTION.S adapts the entry's registers to the C
- * ABI.  The command only finds what to build with and runs the compiler.
+ * ABI.  The command only finds what to build with and runs the compiler:
+ * which entry a source defines is ksource.h's; here are the options, what
+ * it builds with and the flow.
  */
 #include "child.h"
 #include "cli.h"
+#include "ksource.h"
 #include "ucopy.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -35,32 +37,7 @@
 #define UCOPY_INCLUDEDIR "/usr/local/include"
 #endif
 
-#define MAX_SOURCE (4u << 20)
 #define MAX_ARGS 128
-
-/* The entries kbuild knows, each with the convention it is called with;
- * `needs` is the feature the kernel's copy_user_generic() (up to 6.3)
- * wanted before it chose it, NULL where nothing is chosen by feature. */
-struct known_entry {
-	const char *arch, *name, *convention, *needs;
-};
-
-static const struct known_entry known[] = {
-	{ "x86_64", "rep_movs_alternative", "rep_movs", NULL },
-	{ "x86_64", "copy_user_enhanced_fast_string", "copy_user", "erms" },
-	{ "x86_64", "copy_user_generic_string", "copy_user", "rep_good" },
-	{ "x86_64", "copy_user_generic_unrolled", "copy_user", "" },
-	{ "x86_64", "__copy_user_nocache", "copy_user", NULL },
-	{ "aarch64", "__arch_copy_from_user", "c", NULL },
-	{ "aarch64", "__arch_copy_to_user", "c", NULL },
-};
-#define NKNOWN (sizeof known / sizeof known[0])
-
-static const char *const conventions[][2] = {
-	{ "x86_64", "rep_movs" }, { "x86_64", "copy_user" }, { "x86_64", "c" },
-	{ "aarch64", "c" },
-};
-#define NCONV (sizeof conventions / sizeof conventions[0])
 
 void help_kbuild(FILE *f)
 {
@@ -117,166 +94,6 @@ struct kbuild {
 	char cc_buf[512];
 	char cc_text[512];
 };
-
-static const struct known_entry *known_find(const char *arch, const char *name)
-{
-	for (size_t i = 0; i < NKNOWN; i++)
-		if (!strcmp(known[i].arch, arch) && !strcmp(known[i].name, name))
-			return &known[i];
-	return NULL;
-}
-
-static int convention_valid(const char *arch, const char *c)
-{
-	for (size_t i = 0; i < NCONV; i++)
-		if (!strcmp(conventions[i][0], arch) && !strcmp(conventions[i][1], c))
-			return 1;
-	return 0;
-}
-
-static void convention_list(const char *arch, char *buf, size_t len)
-{
-	size_t pos = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < NCONV && pos < len; i++)
-		if (!strcmp(conventions[i][0], arch))
-			pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", pos ? ", " : "",
-						conventions[i][1]);
-}
-
-/*=====   The source's functions   =====*/
-
-static char *read_source(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "bad file '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	char *text = malloc(MAX_SOURCE + 1);
-	size_t n = text ? fread(text, 1, MAX_SOURCE + 1, f) : 0;
-	int bad = !text || ferror(f);
-	fclose(f);
-	if (bad || n > MAX_SOURCE) {
-		snprintf(err, errlen, "bad file '%s': %s", path,
-			 !text ? "out of memory" : bad ? "cannot read it"
-			 : "larger than 4 MiB (expected an assembly source)");
-		free(text);
-		return NULL;
-	}
-	text[n] = 0;
-	return text;
-}
-
-/* The functions the source defines, as the kernel's annotations name them
- * (SYM_FUNC_START(name), ENTRY(name) ...), joined by ", " into buf. */
-static void defined_functions(const char *text, char *buf, size_t len)
-{
-	static const char *const marks[] = { "SYM_FUNC_START(", "SYM_TYPED_FUNC_START(",
-					     "SYM_FUNC_START_WEAK(", "ENTRY(" };
-	size_t pos = 0;
-	buf[0] = 0;
-	for (const char *p = text; *p; p++) {
-		for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
-			size_t ml = strlen(marks[m]);
-			if (strncmp(p, marks[m], ml) || (p > text && (isalnum((unsigned char)p[-1]) ||
-								      p[-1] == '_')))
-				continue;
-			const char *s = p + ml, *e;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			for (e = s; isalnum((unsigned char)*e) || *e == '_' || *e == '.'; e++)
-				;
-			if (e > s && pos + (size_t)(e - s) + 3 < len)
-				pos += (size_t)snprintf(buf + pos, len - pos, "%s%.*s", pos ? ", " : "",
-							(int)(e - s), s);
-		}
-	}
-}
-
-/* defined_functions() of path and of the files it includes with quotes
- * (`#include "copy_template.S"`, a variant that includes the file it
- * changes), from path's directory, depth levels down.
- * @return : 0; -1 with why path cannot be read in err. */
-static int functions_of(const char *path, int depth, char *buf, size_t len, char *err,
-			size_t errlen)
-{
-	char *text = read_source(path, err, errlen);
-	if (!text)
-		return -1;
-	size_t pos = strlen(buf);
-	if (pos + 2 < len) {
-		if (pos)
-			pos += (size_t)snprintf(buf + pos, len - pos, ", ");
-		defined_functions(text, buf + pos, len - pos);
-		if (!buf[pos] && pos >= 2)
-			buf[pos - 2] = 0;
-	}
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	for (const char *p = strstr(text, "#include \""); p && depth > 0;
-	     p = strstr(p + 1, "#include \"")) {
-		const char *name = p + 10, *end = strchr(name, '"');
-		char inc[PATH_MAX], ignored[8];
-		if (!end || strchr(name, '\n') < end || end - name > 200)
-			continue;
-		snprintf(inc, sizeof inc, "%.*s%.*s", dirlen, path, (int)(end - name), name);
-		functions_of(inc, depth - 1, buf, len, ignored, sizeof ignored);
-	}
-	free(text);
-	return 0;
-}
-
-static int defines(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
-		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
-}
-
-static int has_feature(uint64_t set, const char *name)
-{
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
-		if (ucopy_feature_name(b) && !strcmp(ucopy_feature_name(b), name))
-			return (set >> b) & 1;
-	return 0;
-}
-
-/* The entry a source defines: the copy_user_* the kernel's
- * copy_user_generic() would have called with these features (up to 6.3),
- * else the one other routine kbuild knows that it defines.
- * @return : 0; -1 with why in err (none known, or several). */
-static int entry_find(struct kbuild *k, const char *funcs, char *err, size_t errlen)
-{
-	const struct known_entry *by_feature = NULL, *plain[2] = { NULL, NULL };
-	size_t nplain = 0;
-	for (size_t i = 0; i < NKNOWN; i++) {
-		const struct known_entry *e = &known[i];
-		if (strcmp(e->arch, k->arch) || !defines(funcs, e->name))
-			continue;
-		if (!e->needs && nplain < 2)
-			plain[nplain++] = e;
-		else if (e->needs && !by_feature && (!e->needs[0] || has_feature(k->set, e->needs)))
-			by_feature = e;
-	}
-	const struct known_entry *pick = by_feature ? by_feature : nplain == 1 ? plain[0] : NULL;
-	if (!pick && nplain > 1) {
-		snprintf(err, errlen, "%s defines more than one routine kbuild knows (%s, %s): "
-			 "--entry names the one to build", k->file, plain[0]->name, plain[1]->name);
-		return -1;
-	}
-	if (!pick) {
-		snprintf(err, errlen, "%s defines no routine kbuild knows for %s (%s%s): --entry "
-			 "SYMBOL and --convention say which to build and how it is called", k->file,
-			 k->arch, funcs[0] ? "it defines " : "it defines no function", funcs);
-		return -1;
-	}
-	k->entry = pick->name;
-	k->convention = pick->convention;
-	return 0;
-}
 
 /*=====   Where the headers are, and the compiler   =====*/
 
@@ -617,12 +434,12 @@ static int check_names(struct kbuild *k)
 		return cli_usage_error(CMD, "bad --symbol '%s' (expected a C identifier)", k->symbol);
 	if (k->entry && !valid_symbol(k->entry))
 		return cli_usage_error(CMD, "bad --entry '%s' (expected a symbol)", k->entry);
-	convention_list(k->arch, list, sizeof list);
-	if (k->convention && !convention_valid(k->arch, k->convention))
+	ksource_conventions(k->arch, list, sizeof list);
+	if (k->convention && !ksource_convention_valid(k->arch, k->convention))
 		return cli_usage_error(CMD, "bad --convention '%s' for %s (expected %s)",
 				       k->convention, k->arch, list);
 	if (k->entry && !k->convention) {
-		const struct known_entry *e = known_find(k->arch, k->entry);
+		const struct ksource_entry *e = ksource_known(k->arch, k->entry);
 		if (!e)
 			return cli_usage_error(CMD, "--entry %s is no routine kbuild knows for %s: "
 					       "--convention says how it is called (%s)", k->entry,
@@ -644,10 +461,16 @@ int cmd_kbuild(int argc, char **argv)
 	if (rc)
 		return rc;
 	funcs[0] = 0;
-	if (functions_of(k.file, 3, funcs, sizeof funcs, err, sizeof err) < 0)
+	if (ksource_functions(k.file, 3, funcs, sizeof funcs, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "%s", err);
-	if (!k.entry && entry_find(&k, funcs, err, sizeof err) < 0)
-		return cli_usage_error(CMD, "%s", err);
+	if (!k.entry) {
+		const struct ksource_entry *e = ksource_entry(k.arch, k.set, k.file, funcs, err,
+							      sizeof err);
+		if (!e)
+			return cli_usage_error(CMD, "%s", err);
+		k.entry = e->name;
+		k.convention = e->convention;
+	}
 	if (!k.out)
 		out_default(&k);
 	rc = headers_find(&k);
