@@ -419,12 +419,12 @@ uninstall:
 # ucopy kbuild (docs/kbuild.md): the kernel compatibility headers and
 # wrappers of kcompat/, found beside the command in the source tree and
 # installed under INCLUDEDIR/ucopy/kcompat, a directory of their own (their
-# linux/ and asm/ must not shadow the system's); kbuild.o is rebuilt when
-# that place changes.
+# linux/ and asm/ must not shadow the system's); toolchain.o, which looks
+# there (programs/core/toolchain.h), is rebuilt when that place changes.
 KCOMPAT_DIR   := $(INCLUDEDIR)/ucopy/kcompat
 KCOMPAT_FILES := $(shell find kcompat -type f \( -name '*.h' -o -name '*.S' \) 2>/dev/null)
-$(B)/programs/commands/kbuild.o: PRG_CPPFLAGS += -DUCOPY_INCLUDEDIR='"$(INCLUDEDIR)"'
-$(B)/programs/commands/kbuild.o: $(B)/paths.stamp
+$(B)/programs/core/toolchain.o: PRG_CPPFLAGS += -DUCOPY_INCLUDEDIR='"$(INCLUDEDIR)"'
+$(B)/programs/core/toolchain.o: $(B)/paths.stamp
 .PHONY: install-kcompat uninstall-kcompat
 install: install-kcompat
 install-kcompat:

@@ -8,59 +8,21 @@
  * compatibility headers (kcompat/: ALTERNATIVE chosen from a feature list,
  * _ASM_EXTABLE_UA as a fault site, SYM_FUNC_START ...), and a wrapper of
  * kcompat/ARCH/wrap-CONVENTION.S adapts the entry's registers to the C
- * ABI.  The command only finds what to build with and runs the compiler.
+ * ABI.  The command only finds what to build with and runs the compiler:
+ * which entry a source defines is ksource.h's, the headers, the compiler
+ * and its command line toolchain.h's; here are the options and the flow.
  */
-#include "child.h"
 #include "cli.h"
+#include "ksource.h"
+#include "toolchain.h"
 #include "ucopy.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define CMD "kbuild"
-
-/* Where `make install` puts the headers: kcompat/ under
- * INCLUDEDIR/ucopy, beside <ucopy-asm.h> in INCLUDEDIR (the Makefile
- * passes its INCLUDEDIR). */
-#ifndef UCOPY_INCLUDEDIR
-#define UCOPY_INCLUDEDIR "/usr/local/include"
-#endif
-
-#define MAX_SOURCE (4u << 20)
-#define MAX_ARGS 128
-
-/* The entries kbuild knows, each with the convention it is called with;
- * `needs` is the feature the kernel's copy_user_generic() (up to 6.3)
- * wanted before it chose it, NULL where nothing is chosen by feature. */
-struct known_entry {
-	const char *arch, *name, *convention, *needs;
-};
-
-static const struct known_entry known[] = {
-	{ "x86_64", "rep_movs_alternative", "rep_movs", NULL },
-	{ "x86_64", "copy_user_enhanced_fast_string", "copy_user", "erms" },
-	{ "x86_64", "copy_user_generic_string", "copy_user", "rep_good" },
-	{ "x86_64", "copy_user_generic_unrolled", "copy_user", "" },
-	{ "x86_64", "__copy_user_nocache", "copy_user", NULL },
-	{ "aarch64", "__arch_copy_from_user", "c", NULL },
-	{ "aarch64", "__arch_copy_to_user", "c", NULL },
-};
-#define NKNOWN (sizeof known / sizeof known[0])
-
-static const char *const conventions[][2] = {
-	{ "x86_64", "rep_movs" }, { "x86_64", "copy_user" }, { "x86_64", "c" },
-	{ "aarch64", "c" },
-};
-#define NCONV (sizeof conventions / sizeof conventions[0])
 
 void help_kbuild(FILE *f)
 {
@@ -112,295 +74,8 @@ struct kbuild {
 	uint64_t set;           /* the features built for */
 	char set_text[256];     /* and as words, with where they came from */
 	char out_buf[PATH_MAX];
-	char kcompat[PATH_MAX], include[PATH_MAX];
-	char *cc_words[16];
-	char cc_buf[512];
-	char cc_text[512];
+	struct toolchain tc;
 };
-
-static const struct known_entry *known_find(const char *arch, const char *name)
-{
-	for (size_t i = 0; i < NKNOWN; i++)
-		if (!strcmp(known[i].arch, arch) && !strcmp(known[i].name, name))
-			return &known[i];
-	return NULL;
-}
-
-static int convention_valid(const char *arch, const char *c)
-{
-	for (size_t i = 0; i < NCONV; i++)
-		if (!strcmp(conventions[i][0], arch) && !strcmp(conventions[i][1], c))
-			return 1;
-	return 0;
-}
-
-static void convention_list(const char *arch, char *buf, size_t len)
-{
-	size_t pos = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < NCONV && pos < len; i++)
-		if (!strcmp(conventions[i][0], arch))
-			pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", pos ? ", " : "",
-						conventions[i][1]);
-}
-
-/*=====   The source's functions   =====*/
-
-static char *read_source(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "bad file '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	char *text = malloc(MAX_SOURCE + 1);
-	size_t n = text ? fread(text, 1, MAX_SOURCE + 1, f) : 0;
-	int bad = !text || ferror(f);
-	fclose(f);
-	if (bad || n > MAX_SOURCE) {
-		snprintf(err, errlen, "bad file '%s': %s", path,
-			 !text ? "out of memory" : bad ? "cannot read it"
-			 : "larger than 4 MiB (expected an assembly source)");
-		free(text);
-		return NULL;
-	}
-	text[n] = 0;
-	return text;
-}
-
-/* The functions the source defines, as the kernel's annotations name them
- * (SYM_FUNC_START(name), ENTRY(name) ...), joined by ", " into buf. */
-static void defined_functions(const char *text, char *buf, size_t len)
-{
-	static const char *const marks[] = { "SYM_FUNC_START(", "SYM_TYPED_FUNC_START(",
-					     "SYM_FUNC_START_WEAK(", "ENTRY(" };
-	size_t pos = 0;
-	buf[0] = 0;
-	for (const char *p = text; *p; p++) {
-		for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
-			size_t ml = strlen(marks[m]);
-			if (strncmp(p, marks[m], ml) || (p > text && (isalnum((unsigned char)p[-1]) ||
-								      p[-1] == '_')))
-				continue;
-			const char *s = p + ml, *e;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			for (e = s; isalnum((unsigned char)*e) || *e == '_' || *e == '.'; e++)
-				;
-			if (e > s && pos + (size_t)(e - s) + 3 < len)
-				pos += (size_t)snprintf(buf + pos, len - pos, "%s%.*s", pos ? ", " : "",
-							(int)(e - s), s);
-		}
-	}
-}
-
-/* defined_functions() of path and of the files it includes with quotes
- * (`#include "copy_template.S"`, a variant that includes the file it
- * changes), from path's directory, depth levels down.
- * @return : 0; -1 with why path cannot be read in err. */
-static int functions_of(const char *path, int depth, char *buf, size_t len, char *err,
-			size_t errlen)
-{
-	char *text = read_source(path, err, errlen);
-	if (!text)
-		return -1;
-	size_t pos = strlen(buf);
-	if (pos + 2 < len) {
-		if (pos)
-			pos += (size_t)snprintf(buf + pos, len - pos, ", ");
-		defined_functions(text, buf + pos, len - pos);
-		if (!buf[pos] && pos >= 2)
-			buf[pos - 2] = 0;
-	}
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	for (const char *p = strstr(text, "#include \""); p && depth > 0;
-	     p = strstr(p + 1, "#include \"")) {
-		const char *name = p + 10, *end = strchr(name, '"');
-		char inc[PATH_MAX], ignored[8];
-		if (!end || strchr(name, '\n') < end || end - name > 200)
-			continue;
-		snprintf(inc, sizeof inc, "%.*s%.*s", dirlen, path, (int)(end - name), name);
-		functions_of(inc, depth - 1, buf, len, ignored, sizeof ignored);
-	}
-	free(text);
-	return 0;
-}
-
-static int defines(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
-		if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n]))
-			return 1;
-	return 0;
-}
-
-static int has_feature(uint64_t set, const char *name)
-{
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++)
-		if (ucopy_feature_name(b) && !strcmp(ucopy_feature_name(b), name))
-			return (set >> b) & 1;
-	return 0;
-}
-
-/* The entry a source defines: the copy_user_* the kernel's
- * copy_user_generic() would have called with these features (up to 6.3),
- * else the one other routine kbuild knows that it defines.
- * @return : 0; -1 with why in err (none known, or several). */
-static int entry_find(struct kbuild *k, const char *funcs, char *err, size_t errlen)
-{
-	const struct known_entry *by_feature = NULL, *plain[2] = { NULL, NULL };
-	size_t nplain = 0;
-	for (size_t i = 0; i < NKNOWN; i++) {
-		const struct known_entry *e = &known[i];
-		if (strcmp(e->arch, k->arch) || !defines(funcs, e->name))
-			continue;
-		if (!e->needs && nplain < 2)
-			plain[nplain++] = e;
-		else if (e->needs && !by_feature && (!e->needs[0] || has_feature(k->set, e->needs)))
-			by_feature = e;
-	}
-	const struct known_entry *pick = by_feature ? by_feature : nplain == 1 ? plain[0] : NULL;
-	if (!pick && nplain > 1) {
-		snprintf(err, errlen, "%s defines more than one routine kbuild knows (%s, %s): "
-			 "--entry names the one to build", k->file, plain[0]->name, plain[1]->name);
-		return -1;
-	}
-	if (!pick) {
-		snprintf(err, errlen, "%s defines no routine kbuild knows for %s (%s%s): --entry "
-			 "SYMBOL and --convention say which to build and how it is called", k->file,
-			 k->arch, funcs[0] ? "it defines " : "it defines no function", funcs);
-		return -1;
-	}
-	k->entry = pick->name;
-	k->convention = pick->convention;
-	return 0;
-}
-
-/*=====   Where the headers are, and the compiler   =====*/
-
-static int is_file(const char *dir, const char *rel)
-{
-	char path[PATH_MAX + 64];
-	struct stat st;
-	snprintf(path, sizeof path, "%s/%s", dir, rel);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int try_dirs(struct kbuild *k, const char *kc, const char *inc)
-{
-	if (!is_file(kc, "common/linux/linkage.h") || !is_file(inc, "ucopy-asm.h"))
-		return 0;
-	return realpath(kc, k->kcompat) && realpath(inc, k->include);
-}
-
-/* kcompat/ and include/ of the source tree the command was built in
- * (build/ucopy), else those an install put beside its bin/, else where
- * `make install` put them. */
-static int headers_find(struct kbuild *k)
-{
-	char exe[PATH_MAX], kc[PATH_MAX + 64], inc[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-	if (slash) {
-		*slash = 0;
-		snprintf(kc, sizeof kc, "%s/../kcompat", exe);
-		snprintf(inc, sizeof inc, "%s/../include", exe);
-		if (try_dirs(k, kc, inc))
-			return 0;
-		snprintf(kc, sizeof kc, "%s/../include/ucopy/kcompat", exe);
-		if (try_dirs(k, kc, inc))
-			return 0;
-	}
-	if (try_dirs(k, UCOPY_INCLUDEDIR "/ucopy/kcompat", UCOPY_INCLUDEDIR))
-		return 0;
-	cli_error("cannot find the kernel compatibility headers (kcompat/ and ucopy-asm.h "
-		  "beside the command, or in %s)", UCOPY_INCLUDEDIR);
-	return EXIT_FAIL;
-}
-
-/* The first line `words -dumpmachine` prints, or "" when it does not run. */
-static void dumpmachine(char *const *words, char *buf, size_t len)
-{
-	char *argv[18];
-	size_t n = 0;
-	int fd[2];
-	buf[0] = 0;
-	while (words[n] && n < 16) {
-		argv[n] = words[n];
-		n++;
-	}
-	argv[n++] = "-dumpmachine";
-	argv[n] = NULL;
-	if (pipe(fd))
-		return;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0)
-			dup2(null, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	ssize_t got = pid > 0 ? read(fd[0], buf, len - 1) : -1;
-	close(fd[0]);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-	buf[got > 0 ? got : 0] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-}
-
-static size_t split_words(char *s, char **words, size_t max)
-{
-	size_t n = 0;
-	for (char *t = strtok(s, " \t"); t && n < max - 1; t = strtok(NULL, " \t"))
-		words[n++] = t;
-	words[n] = NULL;
-	return n;
-}
-
-static int targets(const char *machine, const char *arch)
-{
-	size_t n = strlen(arch);
-	return !strncmp(machine, arch, n) && machine[n] == '-';
-}
-
-/* --cc, else the first of $CC, cc and ARCH-linux-gnu-gcc that builds for
- * the architecture: under qemu-user an aarch64 ucopy's `cc` is the host's. */
-static int compiler_find(struct kbuild *k)
-{
-	char cross[64], machine[128];
-	snprintf(cross, sizeof cross, "%s-linux-gnu-gcc", k->arch);
-	const char *env = getenv("CC");
-	const char *cands[3] = { k->cc ? k->cc : env && env[0] ? env : NULL,
-				 k->cc ? NULL : "cc", k->cc ? NULL : cross };
-	for (int i = 0; i < 3; i++) {
-		if (!cands[i])
-			continue;
-		snprintf(k->cc_buf, sizeof k->cc_buf, "%s", cands[i]);
-		snprintf(k->cc_text, sizeof k->cc_text, "%s", cands[i]);
-		if (!split_words(k->cc_buf, k->cc_words, 16))
-			continue;
-		dumpmachine(k->cc_words, machine, sizeof machine);
-		if (targets(machine, k->arch))
-			return 0;
-		if (k->cc && machine[0])
-			return cli_usage_error(CMD, "bad --cc '%s': it builds for %s (expected a "
-					       "compiler for %s)", k->cc, machine, k->arch);
-		if (k->cc)
-			return cli_usage_error(CMD, "bad --cc '%s': '%s -dumpmachine' does not run "
-					       "(expected a C compiler for %s)", k->cc, k->cc, k->arch);
-	}
-	cli_error("no C compiler for %s (tried %s%scc and %s): --cc names one", k->arch,
-		  env && env[0] ? env : "", env && env[0] ? ", " : "", cross);
-	return EXIT_USAGE;
-}
 
 /*=====   The build   =====*/
 
@@ -451,118 +126,20 @@ static int valid_symbol(const char *s)
 	return 1;
 }
 
-struct argv_buf {
-	char *argv[MAX_ARGS];
-	char store[16384];
-	size_t n, used;
-};
-
-static void arg_add(struct argv_buf *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void arg_add(struct argv_buf *a, const char *fmt, ...)
-{
-	va_list ap;
-	if (a->n + 1 >= MAX_ARGS || a->used >= sizeof a->store)
-		return;
-	va_start(ap, fmt);
-	int len = vsnprintf(a->store + a->used, sizeof a->store - a->used, fmt, ap);
-	va_end(ap);
-	if (len < 0 || a->used + (size_t)len + 1 > sizeof a->store)
-		return;
-	a->argv[a->n++] = a->store + a->used;
-	a->argv[a->n] = NULL;
-	a->used += (size_t)len + 1;
-}
-
-static void file_dir(const char *file, char *buf, size_t len)
-{
-	const char *slash = strrchr(file, '/');
-	if (!slash)
-		snprintf(buf, len, ".");
-	else
-		snprintf(buf, len, "%.*s", slash == file ? 1 : (int)(slash - file), file);
-}
-
-/* The compiler's command line: the headers after FILE's directory, so
- * that `#include "copy_template.S"` and a tree's own headers come first. */
-static void command_line(const struct kbuild *k, struct argv_buf *a)
-{
-	char dir[PATH_MAX];
-	file_dir(k->file, dir, sizeof dir);
-	for (size_t i = 0; k->cc_words[i]; i++)
-		arg_add(a, "%s", k->cc_words[i]);
-	static const char *const fixed[] = {
-		"-shared", "-fPIC", "-nostdlib", "-Wa,--noexecstack", "-Wl,-z,noexecstack",
-		"-Wl,-z,text", "-Wl,-z,defs", "-D__ASSEMBLY__" };
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		arg_add(a, "%s", fixed[i]);
-	arg_add(a, "-DUCOPY_KSYMBOL=%s", k->symbol);
-	arg_add(a, "-DUCOPY_KENTRY=%s", k->entry);
-	for (unsigned b = 0; b < UCOPY_FEAT_COUNT; b++) {
-		const char *name = ucopy_feature_name(b);
-		char up[32];
-		size_t i;
-		if (!name || !((k->set >> b) & 1))
-			continue;
-		for (i = 0; name[i] && i < sizeof up - 1; i++)
-			up[i] = (char)toupper((unsigned char)name[i]);
-		up[i] = 0;
-		arg_add(a, "-DUCOPY_KFEAT_%s", up);
-	}
-	arg_add(a, "-I%s", dir);
-	arg_add(a, "-I%s/%s", k->kcompat, k->arch);
-	arg_add(a, "-I%s/common", k->kcompat);
-	arg_add(a, "-I%s", k->include);
-	arg_add(a, "%s", k->file);
-	arg_add(a, "%s/%s/wrap-%s.S", k->kcompat, k->arch, k->convention);
-	arg_add(a, "-o");
-	arg_add(a, "%s", k->out);
-}
-
-/* A word as a shell reads it back: quoted when it holds anything but
- * the characters of paths and options. */
-static void print_word(const char *w, FILE *f)
-{
-	if (w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-		       "_-+=/.,:@%")] == 0 && w[0]) {
-		fputs(w, f);
-		return;
-	}
-	putc('\'', f);
-	for (; *w; w++)
-		if (*w == '\'')
-			fputs("'\\''", f);
-		else
-			putc(*w, f);
-	putc('\'', f);
-}
-
 static int build(const struct kbuild *k)
 {
-	struct argv_buf a = { .n = 0 };
-	command_line(k, &a);
+	const struct toolchain_job j = {
+		.file = k->file, .out = k->out, .symbol = k->symbol, .entry = k->entry,
+		.convention = k->convention, .arch = k->arch, .features = k->set };
+	struct toolchain_argv a = { .n = 0 };
+	toolchain_command(&k->tc, &j, &a);
 	if (k->dry_run) {
-		for (size_t i = 0; i < a.n; i++) {
-			if (i)
-				putchar(' ');
-			print_word(a.argv[i], stdout);
-		}
-		putchar('\n');
+		toolchain_print(a.argv, stdout);
 		return EXIT_OK;
 	}
-	struct child_opts o = { .preload = NULL };
-	struct child_result r;
-	char err[256];
-	if (child_run(a.argv, &o, &r, err, sizeof err) < 0) {
-		cli_error("%s", err);
-		return EXIT_USAGE;
-	}
-	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status)) {
-		char how[96];
-		child_describe(r.status, how, sizeof how);
-		cli_error("%s did not build (%s: %s; its messages are above)", k->file, k->cc_text, how);
-		return EXIT_USAGE;
-	}
+	int rc = toolchain_run(&k->tc, a.argv, k->file);
+	if (rc)
+		return rc;
 	printf("%s: %s = %s (%s convention), %s, features %s\n", k->out, k->symbol, k->entry,
 	       k->convention, k->arch, k->set_text);
 	return EXIT_OK;
@@ -617,12 +194,12 @@ static int check_names(struct kbuild *k)
 		return cli_usage_error(CMD, "bad --symbol '%s' (expected a C identifier)", k->symbol);
 	if (k->entry && !valid_symbol(k->entry))
 		return cli_usage_error(CMD, "bad --entry '%s' (expected a symbol)", k->entry);
-	convention_list(k->arch, list, sizeof list);
-	if (k->convention && !convention_valid(k->arch, k->convention))
+	ksource_conventions(k->arch, list, sizeof list);
+	if (k->convention && !ksource_convention_valid(k->arch, k->convention))
 		return cli_usage_error(CMD, "bad --convention '%s' for %s (expected %s)",
 				       k->convention, k->arch, list);
 	if (k->entry && !k->convention) {
-		const struct known_entry *e = known_find(k->arch, k->entry);
+		const struct ksource_entry *e = ksource_known(k->arch, k->entry);
 		if (!e)
 			return cli_usage_error(CMD, "--entry %s is no routine kbuild knows for %s: "
 					       "--convention says how it is called (%s)", k->entry,
@@ -644,14 +221,20 @@ int cmd_kbuild(int argc, char **argv)
 	if (rc)
 		return rc;
 	funcs[0] = 0;
-	if (functions_of(k.file, 3, funcs, sizeof funcs, err, sizeof err) < 0)
+	if (ksource_functions(k.file, 3, funcs, sizeof funcs, err, sizeof err) < 0)
 		return cli_usage_error(CMD, "%s", err);
-	if (!k.entry && entry_find(&k, funcs, err, sizeof err) < 0)
-		return cli_usage_error(CMD, "%s", err);
+	if (!k.entry) {
+		const struct ksource_entry *e = ksource_entry(k.arch, k.set, k.file, funcs, err,
+							      sizeof err);
+		if (!e)
+			return cli_usage_error(CMD, "%s", err);
+		k.entry = e->name;
+		k.convention = e->convention;
+	}
 	if (!k.out)
 		out_default(&k);
-	rc = headers_find(&k);
+	rc = toolchain_headers(&k.tc);
 	if (!rc)
-		rc = compiler_find(&k);
+		rc = toolchain_compiler(&k.tc, k.arch, k.cc);
 	return rc ? rc : build(&k);
 }
