@@ -7,6 +7,7 @@
 #include "check_child.h"
 #include "check_matrix.h"
 #include "cli.h"
+#include "output.h"
 #include "routine.h"
 
 #include <errno.h>
@@ -142,24 +143,6 @@ static int parse_args(struct args *a, int argc, char **argv)
 	if (a->quick && a->case_text)
 		return cli_usage_error(CMD, "--quick with --case (a case is run alone)");
 	return 0;
-}
-
-/* s as one shell word: as it is when it holds nothing a shell reads,
- * else in single quotes. */
-static void shell_word(FILE *f, const char *s)
-{
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			 "0123456789_./:@,=+-") == strlen(s)) {
-		fputs(s, f);
-		return;
-	}
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
 }
 
 struct out {

@@ -5,6 +5,7 @@
 #include "toolchain.h"
 #include "child.h"
 #include "cli.h"
+#include "output.h"
 #include "ucopy.h"
 
 #include <ctype.h>
@@ -212,30 +213,12 @@ void toolchain_command(const struct toolchain *t, const struct toolchain_job *j,
 	arg_add(a, "%s", j->out);
 }
 
-/* A word is quoted when it holds anything but the characters of paths
- * and options. */
-static void print_word(const char *w, FILE *f)
-{
-	if (w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-		       "_-+=/.,:@%")] == 0 && w[0]) {
-		fputs(w, f);
-		return;
-	}
-	putc('\'', f);
-	for (; *w; w++)
-		if (*w == '\'')
-			fputs("'\\''", f);
-		else
-			putc(*w, f);
-	putc('\'', f);
-}
-
 void toolchain_print(char *const *argv, FILE *f)
 {
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			putc(' ', f);
-		print_word(argv[i], f);
+		shell_word(f, argv[i]);
 	}
 	putc('\n', f);
 }

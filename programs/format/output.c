@@ -262,3 +262,19 @@ void fmt_size_iec(char *buf, size_t len, size_t n)
 	else
 		snprintf(buf, len, "%s B", t);
 }
+
+void shell_word(FILE *f, const char *w)
+{
+	if (w[0] && w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			     "_-+=/.,:@%")] == 0) {
+		fputs(w, f);
+		return;
+	}
+	putc('\'', f);
+	for (; *w; w++)
+		if (*w == '\'')
+			fputs("'\\''", f);
+		else
+			putc(*w, f);
+	putc('\'', f);
+}

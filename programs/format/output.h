@@ -65,4 +65,10 @@ void fmt_raw(char *buf, size_t len, double v);
  * "4.25 KiB"), spelled for readers. */
 void fmt_size_iec(char *buf, size_t len, size_t n);
 
+/* w as one word a shell reads back as it is: bare when it holds only the
+ * characters of paths, options and case text, else in single quotes (a
+ * quote inside as '\\'').  For the command lines the commands print to be
+ * run again (kbuild --dry-run, check's rerun lines). */
+void shell_word(FILE *f, const char *w);
+
 #endif
