@@ -47,7 +47,7 @@ else
 fi
 run kbuild "$tmp/bad.S" --features none -o "$tmp/bad.so"
 expect "kbuild: a source that does not assemble: the assembler's message, one line of ours, exit 2" \
-	sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -q 'bad.S:.*Error' '$err' &&
+	sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -qi 'bad.S:.*error' '$err' &&
 	       tail -1 '$err' | grep -q \"^ucopy: $tmp/bad.S did not build (.*: exit 1; its messages are above)\" &&
 	       [ ! -e '$tmp/bad.so' ]"
 
